@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { ConfigError } from './core/errors.js';
+
+const int = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+const url = (fallback: string) => z.url({ protocol: /^https?$/ }).default(fallback);
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+/** Every environment variable thinkthread reads, with its default. `.env.example` mirrors this. */
+const schema = z.object({
+  // Model
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  LLM_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  LLM_TEMPERATURE: z.coerce.number().min(0).max(2).optional(),
+  LLM_MAX_RETRIES: int(3, 0),
+  LLM_TIMEOUT_MS: int(60_000),
+  LLM_STREAM: bool(true),
+  SUMMARY_MODEL: optionalText,
+
+  // Agent
+  AGENT_PROTOCOL: z.enum(['tools', 'react']).default('tools'),
+  AGENT_MAX_STEPS: int(8),
+  TOOL_TIMEOUT_MS: int(15_000),
+  TOOL_CONCURRENCY: int(4),
+  RUN_TIMEOUT_MS: int(120_000),
+  PROMPTS_DIR: z.string().default('./prompts'),
+
+  // Tools
+  WORKSPACE_DIR: z.string().default('./workspace'),
+  READ_FILE_MAX_BYTES: int(1_000_000),
+  TAVILY_API_KEY: optionalText,
+  TAVILY_API_URL: url('https://api.tavily.com'),
+  OPEN_METEO_GEOCODING_URL: url('https://geocoding-api.open-meteo.com'),
+  OPEN_METEO_API_URL: url('https://api.open-meteo.com'),
+  WIKIPEDIA_LANG: z
+    .string()
+    .regex(/^[a-z][a-z-]{1,15}$/, 'must be a Wikipedia language code such as en, de or zh')
+    .default('en'),
+  WIKIPEDIA_API_URL: z.string().default('https://{lang}.wikipedia.org'),
+  DEFAULT_TIMEZONE: optionalText,
+
+  // Memory and runs
+  DATABASE_URL: z.string().default('sqlite:./data/thinkthread.db'),
+  MEMORY_MAX_TOKENS: int(2000),
+  MEMORY_KEEP_TURNS: int(4, 0),
+  MEMORY_SUMMARY_MAX_TOKENS: int(600),
+  MAX_CONCURRENT_RUNS: int(16),
+  MAX_QUEUED_PER_CHANNEL: int(5, 0),
+
+  // Platforms
+  STREAM_EDIT_INTERVAL_MS: int(1000, 0),
+  DISCORD_TOKEN: optionalText,
+  DISCORD_GUILD_ID: optionalText,
+  DISCORD_API_URL: url('https://discord.com/api'),
+  SLACK_BOT_TOKEN: optionalText,
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_APP_TOKEN: optionalText,
+  SLACK_API_URL: url('https://slack.com/api/'),
+  SLACK_ASK_COMMAND: z
+    .string()
+    .regex(/^\/[\w-]+$/)
+    .default('/ask'),
+  SLACK_RESET_COMMAND: z
+    .string()
+    .regex(/^\/[\w-]+$/)
+    .default('/reset'),
+  SLACK_MEMORY_COMMAND: z
+    .string()
+    .regex(/^\/[\w-]+$/)
+    .default('/memory'),
+  PORT: int(3000, 0),
+
+  // Operations
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** The parsed, typed configuration. */
+export type Config = z.output<typeof schema>;
+
+/** Names of the settings whose values are secrets: never logged, never shown. */
+export const SECRET_KEYS = [
+  'OPENAI_API_KEY',
+  'TAVILY_API_KEY',
+  'DISCORD_TOKEN',
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+] as const satisfies readonly (keyof Config)[];
+
+/** Parses the environment once; throws a ConfigError listing every problem at once. */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings in .env mean "unset", so defaults apply.
+  const cleaned: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value.trim() !== '') cleaned[key] = value;
+  }
+  const result = schema.safeParse(cleaned);
+  const problems: string[] = [];
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const key = issue.path.join('.');
+      const given = key in cleaned && !SECRET_KEYS.includes(key as never) ? ` (got "${cleaned[key]}")` : '';
+      problems.push(`${key}: ${issue.message}${given}`);
+    }
+  }
+  const config = result.data;
+  if (config) {
+    if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) {
+      problems.push(
+        'OPENAI_API_KEY or OPENAI_BASE_URL: no model is configured. Set OPENAI_API_KEY for OpenAI, or ' +
+          'OPENAI_BASE_URL for any OpenAI-compatible server (e.g. http://localhost:11434/v1 for Ollama).',
+      );
+    }
+    if (config.SLACK_BOT_TOKEN && !config.SLACK_APP_TOKEN && !config.SLACK_SIGNING_SECRET) {
+      problems.push(
+        'SLACK_SIGNING_SECRET: required with SLACK_BOT_TOKEN in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode).',
+      );
+    }
+    if ((config.SLACK_APP_TOKEN || config.SLACK_SIGNING_SECRET) && !config.SLACK_BOT_TOKEN) {
+      problems.push('SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set.');
+    }
+  }
+  if (problems.length > 0 || !config) throw new ConfigError(problems);
+  return config;
+}

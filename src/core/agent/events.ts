@@ -1,0 +1,29 @@
+import type { ErrorCode } from '../errors.js';
+
+/** Tokens spent by the model over a run (or one call). */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** Everything a renderer can see of a run, in the order it happens. */
+export type AgentEvent =
+  | { type: 'thought'; step: number; text: string }
+  | { type: 'action'; step: number; callId: string; tool: string; input: unknown }
+  | { type: 'observation'; step: number; callId: string; tool: string; text: string; ok: boolean }
+  /** A piece of the answer as it streams; the `answer` event's text is authoritative. */
+  | { type: 'answer_delta'; text: string }
+  /** The text streamed so far was not the answer after all (the model went on to call a tool). */
+  | { type: 'answer_reset' }
+  | { type: 'answer'; text: string; usage: TokenUsage; steps: number }
+  | { type: 'error'; code: ErrorCode; message: string };
+
+/** Receives events as they happen; must not throw and should not block. */
+export type AgentEventHandler = (event: AgentEvent) => void;
+
+/** How a run ended. */
+export type RunResult =
+  | { status: 'answered'; text: string; usage: TokenUsage; steps: number }
+  | { status: 'failed'; code: ErrorCode; message: string }
+  | { status: 'cancelled' };

@@ -1,0 +1,65 @@
+/** Stable machine-readable error codes shared by the core and the adapters. */
+export type ErrorCode =
+  | 'config'
+  | 'model_unavailable'
+  | 'model_error'
+  | 'invalid_output'
+  | 'timeout'
+  | 'cancelled'
+  | 'tool_timeout'
+  | 'storage'
+  | 'busy'
+  | 'internal';
+
+/** Base class of every error thinkthread raises on purpose. */
+export class ThinkthreadError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** One or more settings are missing or malformed; `problems` lists each one. */
+export class ConfigError extends ThinkthreadError {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super('config', `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+/** The model endpoint failed after retries, or answered with something unusable. */
+export class ModelError extends ThinkthreadError {
+  readonly status: number | undefined;
+
+  constructor(code: 'model_unavailable' | 'model_error', message: string, status?: number, cause?: unknown) {
+    super(code, message, { cause });
+    this.status = status;
+  }
+}
+
+/** A tool call ran past `TOOL_TIMEOUT_MS`. */
+export class ToolTimeoutError extends ThinkthreadError {
+  constructor(tool: string, ms: number) {
+    super('tool_timeout', `Tool "${tool}" timed out after ${ms} ms.`);
+  }
+}
+
+/** The persistent store could not be opened, read or written. */
+export class StorageError extends ThinkthreadError {
+  constructor(message: string, cause?: unknown) {
+    super('storage', message, { cause });
+  }
+}
+
+/** True when `err` is an abort raised through an AbortSignal. */
+export function isAbortError(err: unknown): boolean {
+  return (
+    err instanceof Error &&
+    (err.name === 'AbortError' || err.name === 'APIUserAbortError' || err.name === 'TimeoutError')
+  );
+}

@@ -1,0 +1,180 @@
+import OpenAI from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { TokenUsage } from '../agent/events.js';
+import { isAbortError, ModelError } from '../errors.js';
+import type { ChatMessage, ChatModel, Completion, CompletionRequest, ToolCall } from './types.js';
+
+/** Settings of the OpenAI-compatible client. */
+export interface OpenAIChatModelOptions {
+  apiKey?: string | undefined;
+  baseURL?: string | undefined;
+  model: string;
+  temperature?: number | undefined;
+  /** Retries of 429/5xx/connection errors; the SDK backs off and honours `retry-after`. */
+  maxRetries: number;
+  timeoutMs: number;
+  stream: boolean;
+}
+
+/** A ChatModel over any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, DeepSeek, Qwen…). */
+export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatModel {
+  const client = new OpenAI({
+    // Local servers (Ollama, vLLM) accept any key; the SDK insists on one.
+    apiKey: options.apiKey ?? 'not-needed',
+    baseURL: options.baseURL ?? null,
+    maxRetries: options.maxRetries,
+    timeout: options.timeoutMs,
+  });
+
+  return {
+    async complete(request: CompletionRequest): Promise<Completion> {
+      const params: ChatCompletionCreateParamsBase = {
+        model: options.model,
+        messages: request.messages.map(toOpenAIMessage),
+      };
+      if (options.temperature !== undefined) params.temperature = options.temperature;
+      if (request.tools?.length) {
+        params.tools = request.tools.map((t) => ({
+          type: 'function',
+          function: { name: t.name, description: t.description, parameters: t.parameters },
+        }));
+        if (request.toolChoice) params.tool_choice = request.toolChoice;
+      }
+      if (request.stop?.length) params.stop = [...request.stop];
+      if (request.maxTokens) params.max_tokens = request.maxTokens;
+      try {
+        if (options.stream) return await streamed(client, params, request);
+        const response = await client.chat.completions.create(
+          { ...params, stream: false },
+          { signal: request.signal ?? null },
+        );
+        const choice = response.choices[0];
+        if (!choice) throw new ModelError('model_error', 'The model returned no choices.');
+        const content = choice.message.content ?? '';
+        if (content) request.onTextDelta?.(content);
+        return {
+          content,
+          toolCalls: (choice.message.tool_calls ?? []).flatMap((c) =>
+            c.type === 'function'
+              ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }]
+              : [],
+          ),
+          usage: toUsage(response.usage),
+          finishReason: choice.finish_reason ?? null,
+        };
+      } catch (err) {
+        throw toModelError(err);
+      }
+    },
+  };
+}
+
+async function streamed(
+  client: OpenAI,
+  params: ChatCompletionCreateParamsBase,
+  request: CompletionRequest,
+): Promise<Completion> {
+  const stream = await client.chat.completions.create(
+    { ...params, stream: true, stream_options: { include_usage: true } },
+    { signal: request.signal ?? null },
+  );
+  let content = '';
+  let finishReason: string | null = null;
+  let usage: ChatCompletionChunk['usage'];
+  const calls: { id: string; name: string; arguments: string }[] = [];
+  for await (const chunk of stream) {
+    if (chunk.usage) usage = chunk.usage;
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    if (choice.finish_reason) finishReason = choice.finish_reason;
+    const delta = choice.delta;
+    if (delta.content) {
+      content += delta.content;
+      request.onTextDelta?.(delta.content);
+    }
+    for (const part of delta.tool_calls ?? []) {
+      const slot = (calls[part.index] ??= { id: '', name: '', arguments: '' });
+      if (part.id) slot.id = part.id;
+      if (part.function?.name) slot.name += part.function.name;
+      if (part.function?.arguments) slot.arguments += part.function.arguments;
+    }
+  }
+  const toolCalls: ToolCall[] = calls
+    .filter((c) => c?.name)
+    .map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
+  return { content, toolCalls, usage: toUsage(usage), finishReason };
+}
+
+function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+    case 'user':
+      return { role: message.role, content: message.content };
+    case 'assistant':
+      return message.toolCalls?.length
+        ? {
+            role: 'assistant',
+            content: message.content,
+            tool_calls: message.toolCalls.map((c) => ({
+              id: c.id,
+              type: 'function',
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
+        : { role: 'assistant', content: message.content ?? '' };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  }
+}
+
+function toUsage(usage: { prompt_tokens: number; completion_tokens: number } | null | undefined): TokenUsage {
+  const promptTokens = usage?.prompt_tokens ?? 0;
+  const completionTokens = usage?.completion_tokens ?? 0;
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+}
+
+/** Maps SDK errors to short ModelErrors whose messages are safe to show users (no keys, no bodies). */
+function toModelError(err: unknown): unknown {
+  if (err instanceof ModelError || isAbortError(err)) return err;
+  if (err instanceof OpenAI.APIUserAbortError) return err;
+  if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    return new ModelError('model_unavailable', 'The model did not answer in time.', undefined, err);
+  }
+  if (err instanceof OpenAI.APIConnectionError) {
+    return new ModelError('model_unavailable', 'The model server could not be reached.', undefined, err);
+  }
+  if (err instanceof OpenAI.APIError) {
+    const status = err.status;
+    if (status === 401 || status === 403) {
+      return new ModelError('model_error', 'The model server rejected the API key.', status, err);
+    }
+    if (status === 429) {
+      return new ModelError('model_unavailable', 'The model is rate-limited right now.', status, err);
+    }
+    if (status !== undefined && status >= 500) {
+      return new ModelError('model_unavailable', `The model server failed (HTTP ${status}).`, status, err);
+    }
+    if (status === 404) {
+      return new ModelError(
+        'model_error',
+        'The model or endpoint was not found; check LLM_MODEL.',
+        status,
+        err,
+      );
+    }
+    return new ModelError(
+      'model_error',
+      `The model rejected the request (HTTP ${status ?? '?'}).`,
+      status,
+      err,
+    );
+  }
+  if (err instanceof SyntaxError) {
+    return new ModelError('model_error', 'The model server sent a malformed response.', undefined, err);
+  }
+  return err;
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../llm/types.js';
+
+/** What a tool receives besides its input. */
+export interface ToolContext {
+  /** Aborted when the tool times out, the run times out, or the run is cancelled. */
+  signal: AbortSignal;
+}
+
+/** A tool the agent can call: a zod input schema plus `execute`, returning Observation text. */
+export interface Tool<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly schema: z.ZodType<Input>;
+  /** The JSON schema the model sees, derived once from `schema`. */
+  readonly parameters: Record<string, unknown>;
+  execute(input: Input, context: ToolContext): Promise<string>;
+}
+
+/** Options for {@link defineTool}. */
+export interface ToolDefinition<S extends z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  execute(input: z.output<S>, context: ToolContext): Promise<string> | string;
+}
+
+/** Error a tool throws to send `message` to the model as the observation, without a stack or prefix. */
+export class ToolInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Builds a tool; the model-facing JSON schema is derived from the zod schema. */
+export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): Tool<z.output<S>> {
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(definition.name)) {
+    throw new Error(`Invalid tool name "${definition.name}": use letters, digits, _ or -.`);
+  }
+  const parameters = z.toJSONSchema(definition.input, { io: 'input' }) as Record<string, unknown>;
+  delete parameters.$schema;
+  return {
+    name: definition.name,
+    description: definition.description,
+    schema: definition.input as unknown as z.ZodType<z.output<S>>,
+    parameters,
+    execute: async (input, context) => definition.execute(input, context),
+  };
+}
+
+/** The model-facing description of a tool. */
+export function toToolSpec(tool: Tool): ToolSpec {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}

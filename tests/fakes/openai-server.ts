@@ -1,0 +1,224 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A tool call the scripted model makes; `arguments` may be an object (JSON-encoded for you) or raw text. */
+export interface ScriptedToolCall {
+  name: string;
+  arguments: unknown;
+  id?: string;
+}
+
+/** One scripted reply of the fake model. */
+export type ScriptStep =
+  | {
+      content?: string | null;
+      toolCalls?: ScriptedToolCall[];
+      usage?: { prompt_tokens: number; completion_tokens: number };
+      finishReason?: string;
+      /** Milliseconds to wait before answering. */
+      delayMs?: number;
+    }
+  | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }
+  /** Never answers (until the client gives up). */
+  | { hang: true }
+  /** Sends this body as-is with status 200. */
+  | { raw: string };
+
+/** A request the fake received, parsed. */
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: {
+    model: string;
+    messages: { role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }[];
+    tools?: { type: string; function: { name: string; description?: string; parameters: unknown } }[];
+    tool_choice?: unknown;
+    stop?: string[] | string;
+    stream?: boolean;
+    stream_options?: unknown;
+    [key: string]: unknown;
+  };
+}
+
+/** Computes a reply from the request; used when the script is empty. */
+export type Responder = (request: RecordedRequest) => ScriptStep;
+
+/** Options for {@link startFakeOpenAI}. */
+export interface FakeOpenAIOptions {
+  /** Called for each request after the script runs out; default answers 500 "script exhausted". */
+  fallback?: Responder;
+  /** Characters per streamed content chunk (default 8). */
+  chunkSize?: number;
+}
+
+/** A running scripted OpenAI-compatible server. */
+export interface FakeOpenAI {
+  /** Base URL to give the `openai` client (ends in `/v1`). */
+  url: string;
+  requests: RecordedRequest[];
+  /** Appends replies to the script, consumed one per request in order. */
+  script(...steps: (ScriptStep | Responder)[]): void;
+  /** Replies not yet consumed. */
+  pending(): number;
+  close(): Promise<void>;
+}
+
+let callCounter = 0;
+
+/** Starts a local OpenAI-compatible chat completions server on a free loopback port. */
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  const queue: (ScriptStep | Responder)[] = [];
+  const requests: RecordedRequest[] = [];
+  const chunkSize = options.chunkSize ?? 8;
+  const fallback: Responder =
+    options.fallback ?? (() => ({ status: 500, body: { error: { message: 'script exhausted' } } }));
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void handle(req, res, Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+    if (req.method === 'GET' && req.url?.endsWith('/models')) {
+      return json(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }] });
+    }
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      return json(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
+    }
+    let body: RecordedRequest['body'];
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return json(res, 400, { error: { message: 'invalid JSON body' } });
+    }
+    const recorded: RecordedRequest = { path: req.url, headers: req.headers, body };
+    requests.push(recorded);
+    const next = queue.shift() ?? fallback;
+    const step = typeof next === 'function' ? next(recorded) : next;
+
+    if ('hang' in step) {
+      req.socket.once('close', () => res.destroy());
+      return;
+    }
+    if ('delayMs' in step && step.delayMs) await sleep(step.delayMs);
+    if (res.destroyed) return;
+    if ('raw' in step) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(step.raw);
+      return;
+    }
+    if ('status' in step) {
+      return json(
+        res,
+        step.status,
+        step.body ?? { error: { message: `scripted ${step.status}` } },
+        step.headers,
+      );
+    }
+    const content = step.content ?? null;
+    const toolCalls = (step.toolCalls ?? []).map((call) => ({
+      id: call.id ?? `call_${++callCounter}`,
+      type: 'function' as const,
+      function: {
+        name: call.name,
+        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+      },
+    }));
+    const promptTokens = step.usage?.prompt_tokens ?? estimateTokens(JSON.stringify(body.messages));
+    const completionTokens =
+      step.usage?.completion_tokens ?? estimateTokens(content ?? '') + toolCalls.length * 10;
+    const usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    };
+    const finishReason = step.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
+    const id = `chatcmpl-${++callCounter}`;
+    const created = Math.floor(Date.now() / 1000);
+
+    if (!body.stream) {
+      return json(res, 200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model: body.model,
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+            finish_reason: finishReason,
+          },
+        ],
+        usage,
+      });
+    }
+
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const send = (delta: unknown, finish: string | null = null) =>
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
+    send({ role: 'assistant', content: '' });
+    const text = content ?? '';
+    for (let i = 0; i < text.length; i += chunkSize) send({ content: text.slice(i, i + chunkSize) });
+    toolCalls.forEach((call, index) => {
+      const args = call.function.arguments;
+      const half = Math.ceil(args.length / 2);
+      send({
+        tool_calls: [
+          { index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } },
+        ],
+      });
+      send({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] });
+      send({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] });
+    });
+    send({}, finishReason);
+    const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
+    if (wantsUsage) {
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage })}\n\n`,
+      );
+    }
+    res.end('data: [DONE]\n\n');
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (...steps) => {
+      queue.push(...steps);
+    },
+    pending: () => queue.length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Rough token estimate for scripted usage figures (tests asserting real counts use a tokenizer). */
+function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
