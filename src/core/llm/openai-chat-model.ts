@@ -97,7 +97,11 @@ async function streamed(
       request.onTextDelta?.(delta.content);
     }
     for (const part of delta.tool_calls ?? []) {
-      const slot = (calls[part.index] ??= { id: '', name: '', arguments: '' });
+      let slot = calls[part.index];
+      if (!slot) {
+        slot = { id: '', name: '', arguments: '' };
+        calls[part.index] = slot;
+      }
       if (part.id) slot.id = part.id;
       if (part.function?.name) slot.name += part.function.name;
       if (part.function?.arguments) slot.arguments += part.function.arguments;
