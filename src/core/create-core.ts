@@ -1,8 +1,8 @@
-import type { Config } from '../config.js';
+import { type Config, SECRET_KEYS } from '../config.js';
 import { createAgent } from './agent/create-agent.js';
 import type { Assistant } from './assistant.js';
 import { createOpenAIChatModel } from './llm/openai-chat-model.js';
-import type { Logger } from './logger.js';
+import { createRedactor, type Logger } from './logger.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
 import { createTools } from './tools/registry.js';
@@ -31,6 +31,7 @@ export async function createCore(config: Config, logger: Logger): Promise<Core> 
     prompts: loadPrompts(config.PROMPTS_DIR),
     settings: config,
     logger,
+    redact: createRedactor(SECRET_KEYS.map((k) => config[k])),
   });
   const assistant = createAssistant({ agent });
   return {
