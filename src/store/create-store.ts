@@ -1,0 +1,31 @@
+import { isAbsolute, resolve } from 'node:path';
+import { ConfigError } from '../core/errors.js';
+import { openSqliteStore, SQLITE_MEMORY_PATH } from './sqlite-store.js';
+import type { ConversationStore } from './types.js';
+
+const SUPPORTED =
+  'supported: sqlite:<path> (e.g. sqlite:./data/thinkthread.db, sqlite:/var/lib/thinkthread.db, sqlite::memory:)';
+
+/**
+ * The SQLite file path a `sqlite:` URL names, resolved against `cwd`: `sqlite:./rel`, `sqlite:rel`,
+ * `sqlite:/abs`, `sqlite:///abs`, or `sqlite::memory:`.
+ */
+export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
+  const url = databaseUrl.trim();
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme !== 'sqlite') {
+    // Only the scheme is echoed: a Postgres URL carries a password.
+    const named = scheme ? `"${scheme}:" is not supported yet` : 'has no scheme';
+    throw new ConfigError([`DATABASE_URL: ${named}; ${SUPPORTED}.`]);
+  }
+  let path = url.slice('sqlite:'.length);
+  if (path.startsWith('//')) path = path.slice(2);
+  if (path === SQLITE_MEMORY_PATH) return path;
+  if (path === '') throw new ConfigError([`DATABASE_URL: the sqlite: URL names no file; ${SUPPORTED}.`]);
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}
+
+/** Opens the conversation store `databaseUrl` names; throws a ConfigError for an unsupported scheme. */
+export async function createStore(databaseUrl: string): Promise<ConversationStore> {
+  return openSqliteStore(sqlitePathOf(databaseUrl));
+}

@@ -1,0 +1,46 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Schema versions in order; migration N brings `PRAGMA user_version` from N-1 to N. Append only: a
+ * released migration never changes, a new one is added after it.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE conversations (
+    key TEXT PRIMARY KEY,
+    summary TEXT,
+    summary_tokens INTEGER NOT NULL DEFAULT 0,
+    summarized_turns INTEGER NOT NULL DEFAULT 0,
+    version INTEGER NOT NULL DEFAULT 0,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE turns (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL,
+    author TEXT NOT NULL,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX turns_by_key ON turns (key, id);
+  `,
+];
+
+/** Brings the schema up to date in one write transaction; returns the version it started from. */
+export function migrate(db: Database.Database): number {
+  const run = db.transaction(() => {
+    const from = db.pragma('user_version', { simple: true }) as number;
+    if (from > MIGRATIONS.length) {
+      throw new Error(
+        `schema version ${from} is newer than this build understands (${MIGRATIONS.length}); upgrade thinkthread`,
+      );
+    }
+    for (let version = from; version < MIGRATIONS.length; version++) db.exec(MIGRATIONS[version]!);
+    // Written even when nothing changed: it proves at startup that the file is writable.
+    db.pragma(`user_version = ${MIGRATIONS.length}`);
+    return from;
+  });
+  // IMMEDIATE takes the write lock up front, so two processes starting together migrate one after the other.
+  return run.immediate();
+}

@@ -1,0 +1,164 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { StorageError } from '../core/errors.js';
+import { migrate } from './sqlite-migrations.js';
+import type { Compaction, ConversationSnapshot, ConversationStore, NewTurn, StoredTurn } from './types.js';
+
+/** The path that keeps a SQLite database in memory only (tests, throwaway runs). */
+export const SQLITE_MEMORY_PATH = ':memory:';
+
+interface ConversationRow {
+  summary: string | null;
+  summary_tokens: number;
+  summarized_turns: number;
+  version: number;
+}
+
+/** Thrown inside a transaction to roll it back when a compaction turns out to be stale. */
+class StaleCompaction extends Error {}
+
+/**
+ * Opens (creating file, folder and schema if needed) a SQLite conversation store in WAL mode. Every
+ * statement is prepared once; every method is one transaction, so a crash leaves each write whole or absent.
+ */
+export function openSqliteStore(path: string): ConversationStore {
+  const db = open(path);
+  const fail = (what: string, err: unknown) =>
+    err instanceof StorageError
+      ? err
+      : new StorageError(`Could not ${what} in the database ${path}: ${messageOf(err)}`, err);
+
+  const selectConversation = db.prepare<[string], ConversationRow>(
+    'SELECT summary, summary_tokens, summarized_turns, version FROM conversations WHERE key = ?',
+  );
+  const selectTurns = db.prepare<[string], StoredTurn>(
+    'SELECT id, author, question, answer, tokens, created_at AS createdAt FROM turns WHERE key = ? ORDER BY id',
+  );
+  const ensureConversation = db.prepare<[string, number]>(
+    'INSERT INTO conversations (key, updated_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
+  );
+  const insertTurn = db.prepare<[string, string, string, string, number, number]>(
+    'INSERT INTO turns (key, author, question, answer, tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const updateSummary = db.prepare<[string, number, number, number, string, number]>(
+    `UPDATE conversations
+        SET summary = ?, summary_tokens = ?, summarized_turns = summarized_turns + ?,
+            version = version + 1, updated_at = ?
+      WHERE key = ? AND version = ?`,
+  );
+  const deleteTurnsThrough = db.prepare<[string, number]>('DELETE FROM turns WHERE key = ? AND id <= ?');
+  const deleteTurns = db.prepare<[string]>('DELETE FROM turns WHERE key = ?');
+  const clearConversation = db.prepare<[number, string]>(
+    `UPDATE conversations
+        SET summary = NULL, summary_tokens = 0, summarized_turns = 0, version = version + 1, updated_at = ?
+      WHERE key = ?`,
+  );
+
+  // A deferred read transaction sees one snapshot across both queries, even with writers in other processes.
+  const load = db.transaction((key: string): ConversationSnapshot => {
+    const row = selectConversation.get(key);
+    return {
+      summary: row?.summary != null ? { text: row.summary, tokens: row.summary_tokens } : null,
+      summarizedTurns: row?.summarized_turns ?? 0,
+      version: row?.version ?? 0,
+      turns: row ? selectTurns.all(key) : [],
+    };
+  });
+  const append = db.transaction((key: string, turn: NewTurn): StoredTurn => {
+    const createdAt = Date.now();
+    ensureConversation.run(key, createdAt);
+    const { lastInsertRowid } = insertTurn.run(
+      key,
+      turn.author,
+      turn.question,
+      turn.answer,
+      turn.tokens,
+      createdAt,
+    );
+    return { ...turn, id: Number(lastInsertRowid), createdAt };
+  });
+  const compact = db.transaction((key: string, c: Compaction): void => {
+    const now = Date.now();
+    const updated = updateSummary.run(
+      c.summary.text,
+      c.summary.tokens,
+      c.foldedTurns,
+      now,
+      key,
+      c.expectedVersion,
+    );
+    if (updated.changes !== 1) throw new StaleCompaction();
+    if (deleteTurnsThrough.run(key, c.throughId).changes !== c.foldedTurns) throw new StaleCompaction();
+  });
+  const reset = db.transaction((key: string): void => {
+    deleteTurns.run(key);
+    clearConversation.run(Date.now(), key);
+  });
+
+  return {
+    async load(key) {
+      try {
+        return load(key);
+      } catch (err) {
+        throw fail('read memory', err);
+      }
+    },
+    async appendTurn(key, turn) {
+      try {
+        return append.immediate(key, turn);
+      } catch (err) {
+        throw fail('store a turn', err);
+      }
+    },
+    async compact(key, compaction) {
+      try {
+        compact.immediate(key, compaction);
+        return true;
+      } catch (err) {
+        if (err instanceof StaleCompaction) return false;
+        throw fail('store a summary', err);
+      }
+    },
+    async reset(key) {
+      try {
+        reset.immediate(key);
+      } catch (err) {
+        throw fail('reset memory', err);
+      }
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}
+
+function open(path: string): Database.Database {
+  if (path !== SQLITE_MEMORY_PATH) {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+    } catch (err) {
+      throw new StorageError(`Cannot create the folder of the database ${path}: ${messageOf(err)}`, err);
+    }
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    // With WAL, NORMAL survives a process crash (only an OS crash can drop the last commits).
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return db;
+  } catch (err) {
+    db?.close();
+    throw new StorageError(
+      `Cannot open the database ${path}: ${messageOf(err)}. Check that it is a writable SQLite file (DATABASE_URL).`,
+      err,
+    );
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
