@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FakeOpenAI } from '../fakes/openai-server.js';
+
+/**
+ * What every platform adapter's test harness provides: a way to talk to the real adapter as a user
+ * would (through the platform's fake server or the terminal's streams) and to read what users see.
+ */
+export interface AdapterHarness {
+  /** The scripted model behind the real core the adapter is wired to. */
+  model: FakeOpenAI;
+  /**
+   * Asks `text` as a user in `conversation` (an opaque harness name such as 'a' or 'b'; each maps to a
+   * distinct channel), and resolves with what users see once the bot is done.
+   */
+  ask(text: string, conversation?: string): Promise<VisibleExchange>;
+  /** Runs the platform's reset command in `conversation`; resolves with the confirmation shown. */
+  reset(conversation?: string): Promise<string>;
+  /** Runs the platform's memory command in `conversation`; resolves with the report shown. */
+  memory(conversation?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** What the users of a conversation see of one question. */
+export interface VisibleExchange {
+  /** The final text where the answer appears (the channel reply; for the terminal, the Answer/Error line). */
+  answer: string;
+  /** The reasoning steps as shown (thread, steps message, or terminal lines), all concatenated. */
+  steps: string;
+}
+
+/** The shared behaviour every adapter (terminal, Discord, Slack) must show. */
+export function adapterContract(name: string, createHarness: () => Promise<AdapterHarness>): void {
+  describe(`adapter contract: ${name}`, () => {
+    let h: AdapterHarness;
+    beforeEach(async () => {
+      h = await createHarness();
+    });
+    afterEach(async () => {
+      await h.close();
+    });
+
+    it('shows the answer, and the Thought / Action / Observation steps apart from it', async () => {
+      h.model.script(
+        {
+          content: 'I will use the calculator.',
+          toolCalls: [{ name: 'calculator', arguments: { expression: '123 * 456 + 789' } }],
+        },
+        { content: 'The result is **56877**.' },
+      );
+      const seen = await h.ask('what is 123 * 456 + 789?');
+      expect(seen.answer).toContain('56877');
+      expect(seen.answer).not.toContain('I will use the calculator');
+      expect(seen.steps).toContain('I will use the calculator.');
+      expect(seen.steps).toContain('calculator');
+      expect(seen.steps).toContain('123 * 456 + 789');
+      expect(seen.steps).toMatch(/56,?877/);
+    });
+
+    it('ends a model failure with a short message where the answer would be, and keeps working', async () => {
+      h.model.script(
+        { status: 400, body: { error: { message: 'context length exceeded' } } },
+        { content: 'Back again.' },
+      );
+      const failed = await h.ask('first question');
+      expect(failed.answer).toMatch(/model/i);
+      expect(failed.answer.length).toBeLessThan(300);
+      const next = await h.ask('second question');
+      expect(next.answer).toContain('Back again.');
+    });
+
+    it('remembers the conversation, and only this conversation', async () => {
+      h.model.script(
+        { content: 'Noted: Atlas.' },
+        { content: 'It is Atlas.' },
+        { content: 'I do not know.' },
+      );
+      await h.ask('my project is called Atlas', 'a');
+      await h.ask('what is my project called?', 'a');
+      const sameChannel = JSON.stringify(h.model.requests[1]!.body.messages);
+      expect(sameChannel).toContain('my project is called Atlas');
+      expect(sameChannel).toContain('Noted: Atlas.');
+      await h.ask('what is my project called?', 'b');
+      expect(JSON.stringify(h.model.requests[2]!.body.messages)).not.toContain('Atlas');
+    });
+
+    it('forgets on reset and reports memory', async () => {
+      h.model.script({ content: 'Noted.' }, { content: 'Fresh start.' });
+      await h.ask('remember the number 42', 'a');
+      expect(await h.memory('a')).toMatch(/Turns kept verbatim: 1/);
+      expect((await h.reset('a')).length).toBeGreaterThan(0);
+      expect(await h.memory('a')).toMatch(/Turns kept verbatim: 0/);
+      await h.ask('what number?', 'a');
+      expect(JSON.stringify(h.model.requests[1]!.body.messages)).not.toContain('42');
+    });
+  });
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createPacedEditor } from '../../../src/platforms/shared/create-paced-editor.js';
+
+describe('createPacedEditor', () => {
+  it('coalesces a burst of updates, never overlaps sends, and delivers the final text', async () => {
+    const sent: string[] = [];
+    let active = 0;
+    let overlapped = false;
+    const editor = createPacedEditor(async (text) => {
+      active++;
+      if (active > 1) overlapped = true;
+      await new Promise((r) => setTimeout(r, 5));
+      sent.push(text);
+      active--;
+    }, 30);
+    let text = '';
+    for (let i = 0; i < 200; i++) {
+      text += `w${i} `;
+      editor.set(text);
+      if (i % 20 === 0) await new Promise((r) => setTimeout(r, 10));
+    }
+    await editor.finish(`${text}END`);
+    expect(overlapped).toBe(false);
+    expect(sent.length).toBeLessThan(40);
+    expect(sent.at(-1)).toBe(`${text}END`);
+    expect(new Set(sent).size).toBe(sent.length);
+  });
+
+  it('keeps going after a failed intermediate edit and still delivers the final text', async () => {
+    const sent: string[] = [];
+    const errors: unknown[] = [];
+    let calls = 0;
+    const editor = createPacedEditor(
+      async (text) => {
+        if (calls++ === 0) throw new Error('429');
+        sent.push(text);
+      },
+      0,
+      (err) => errors.push(err),
+    );
+    editor.set('a');
+    await new Promise((r) => setTimeout(r, 5));
+    editor.set('ab');
+    await editor.finish('abc');
+    expect(errors).toHaveLength(1);
+    expect(sent.at(-1)).toBe('abc');
+  });
+
+  it('rejects when the final send fails, so the caller can report it', async () => {
+    const editor = createPacedEditor(async () => {
+      throw new Error('gone');
+    }, 0);
+    await expect(editor.finish('x')).rejects.toThrow('gone');
+  });
+});
