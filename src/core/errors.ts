@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'tool_timeout'
   | 'storage'
   | 'busy'
+  | 'invalid_input'
   | 'internal';
 
 /** Base class of every error thinkthread raises on purpose. */

@@ -1,15 +1,25 @@
 import type { Config } from '../../config.js';
-import type { ChatModel } from '../llm/types.js';
+import { type ErrorCode, isAbortError, ThinkthreadError } from '../errors.js';
+import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import type { PromptSet } from '../prompts.js';
 import type { Tool } from '../tools/define-tool.js';
-import type { Agent } from './types.js';
+import { buildMessages } from './build-messages.js';
+import type { AgentEvent, AgentEventHandler, RunResult, TokenUsage } from './events.js';
+import type { Protocol } from './protocol.js';
+import { createReactProtocol } from './react-protocol.js';
+import { runToolCalls } from './run-tools.js';
+import { createToolsProtocol } from './tools-protocol.js';
+import type { Agent, RunInput } from './types.js';
+
+/** The longest question accepted; longer ones get a clear message instead of a huge prompt. */
+export const MAX_MESSAGE_CHARS = 16_000;
 
 /** Settings of the loop, named as in the configuration. */
 export type AgentSettings = Pick<
   Config,
   'AGENT_PROTOCOL' | 'AGENT_MAX_STEPS' | 'TOOL_TIMEOUT_MS' | 'TOOL_CONCURRENCY' | 'RUN_TIMEOUT_MS'
-> & { DEFAULT_TIMEZONE?: string | undefined };
+>;
 
 /** What the agent loop needs. */
 export interface AgentDeps {
@@ -18,10 +28,182 @@ export interface AgentDeps {
   prompts: PromptSet;
   settings: AgentSettings;
   logger?: Logger;
+  /** Scrubs secrets from tool output and error text. */
+  redact?: (text: string) => string;
   now?: () => Date;
 }
 
 /** Creates the ReAct agent for the configured protocol. */
-export function createAgent(_deps: AgentDeps): Agent {
-  throw new Error('not implemented yet');
+export function createAgent(deps: AgentDeps): Agent {
+  const { settings, logger } = deps;
+  const protocol: Protocol =
+    settings.AGENT_PROTOCOL === 'react'
+      ? createReactProtocol(deps.model, deps.tools, deps.prompts)
+      : createToolsProtocol(deps.model, deps.tools, deps.prompts);
+  const toolsByName = new Map(deps.tools.map((t) => [t.name, t]));
+  const now = deps.now ?? (() => new Date());
+  protocol.systemPrompt(formatDate(now())); // fail at startup, not at the first question, on a bad template
+
+  async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
+    const messages: ChatMessage[] = buildMessages(
+      protocol.systemPrompt(formatDate(now())),
+      input.context,
+      input.author,
+      input.message,
+    );
+    const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    const maxSteps = settings.AGENT_MAX_STEPS;
+    let reminded = false;
+
+    for (let step = 1; ; step++) {
+      const last = step >= maxSteps;
+      if (last && step > 1) messages.push(protocol.finalStep());
+      const { decision, usage: spent } = await protocol.decide(messages, { step, last, signal, emit });
+      addUsage(usage, spent);
+
+      switch (decision.kind) {
+        case 'final':
+          if (decision.thought) emit({ type: 'thought', step, text: decision.thought });
+          return answered(decision.text, usage, step, emit);
+
+        case 'invalid':
+          if (reminded || last) {
+            return failed(
+              'invalid_output',
+              "The model's reply could not be understood. Please try again.",
+              emit,
+            );
+          }
+          reminded = true;
+          messages.push(decision.record, protocol.reminder(decision.reason));
+          continue;
+
+        case 'act': {
+          reminded = false;
+          emit({ type: 'thought', step, text: decision.thought });
+          if (last) {
+            return answered(
+              `I could not finish within ${maxSteps} steps; please ask again more specifically.`,
+              usage,
+              step,
+              emit,
+            );
+          }
+          for (const call of decision.calls) {
+            emit({
+              type: 'action',
+              step,
+              callId: call.id,
+              tool: call.tool,
+              input: displayInput(call.input, call.rawJson),
+            });
+          }
+          const observations = await runToolCalls(
+            toolsByName,
+            decision.calls,
+            {
+              timeoutMs: settings.TOOL_TIMEOUT_MS,
+              concurrency: settings.TOOL_CONCURRENCY,
+              signal,
+              ...(deps.redact ? { redact: deps.redact } : {}),
+            },
+            (call, o) =>
+              emit({ type: 'observation', step, callId: call.id, tool: call.tool, text: o.text, ok: o.ok }),
+          );
+          messages.push(decision.record, ...protocol.observationMessages(decision.calls, observations));
+          continue;
+        }
+      }
+    }
+  }
+
+  return {
+    async run(input, onEvent) {
+      const emit = safeEmitter(onEvent, logger);
+      const text = input.message.trim();
+      if (!text) return failed('invalid_input', 'The message was empty: ask me something.', emit);
+      if (text.length > MAX_MESSAGE_CHARS) {
+        return failed(
+          'invalid_input',
+          `That message is too long (${text.length.toLocaleString('en')} characters; the limit is ${MAX_MESSAGE_CHARS.toLocaleString('en')}).`,
+          emit,
+        );
+      }
+      const timeout = AbortSignal.timeout(settings.RUN_TIMEOUT_MS);
+      const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+      try {
+        return await loop({ ...input, message: text }, signal, emit);
+      } catch (err) {
+        if (input.signal?.aborted) {
+          emit({ type: 'error', code: 'cancelled', message: 'Cancelled.' });
+          return { status: 'cancelled' };
+        }
+        if (timeout.aborted || (isAbortError(err) && signal.aborted)) {
+          return failed(
+            'timeout',
+            `That took too long (over ${Math.round(settings.RUN_TIMEOUT_MS / 1000)} s) and was stopped.`,
+            emit,
+          );
+        }
+        if (err instanceof ThinkthreadError) {
+          logger?.warn({ code: err.code, err: describe(err, deps.redact) }, 'run failed');
+          const hint = err.code === 'model_unavailable' ? ' Please try again in a moment.' : '';
+          return failed(err.code, `${err.message}${hint}`, emit);
+        }
+        logger?.error({ err: describe(err, deps.redact) }, 'run crashed');
+        return failed('internal', 'Something went wrong on my side; the details are in the logs.', emit);
+      }
+    },
+  };
+}
+
+function answered(text: string, usage: TokenUsage, steps: number, emit: AgentEventHandler): RunResult {
+  emit({ type: 'answer', text, usage: { ...usage }, steps });
+  return { status: 'answered', text, usage, steps };
+}
+
+function failed(code: ErrorCode, message: string, emit: AgentEventHandler): RunResult {
+  emit({ type: 'error', code, message });
+  return { status: 'failed', code, message };
+}
+
+function addUsage(total: TokenUsage, spent: TokenUsage): void {
+  total.promptTokens += spent.promptTokens;
+  total.completionTokens += spent.completionTokens;
+  total.totalTokens += spent.totalTokens;
+}
+
+/** A renderer's exception must never break the run. */
+function safeEmitter(onEvent: AgentEventHandler | undefined, logger: Logger | undefined): AgentEventHandler {
+  if (!onEvent) return () => {};
+  return (event: AgentEvent) => {
+    try {
+      onEvent(event);
+    } catch (err) {
+      logger?.error({ err: String(err), event: event.type }, 'event handler threw');
+    }
+  };
+}
+
+/** Native tool calls carry JSON text; show renderers the parsed value when it parses. */
+function displayInput(input: string | Record<string, unknown>, rawJson: boolean): unknown {
+  if (!rawJson || typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+function describe(err: unknown, redact: ((t: string) => string) | undefined): string {
+  const text =
+    err instanceof Error
+      ? `${err.name}: ${err.message}${err.cause ? ` (cause: ${String(err.cause)})` : ''}`
+      : String(err);
+  return redact ? redact(text) : text;
+}
+
+/** `Sunday, 29 November 2026 (UTC)`: enough for the model to know what "today" is. */
+function formatDate(date: Date): string {
+  return `${date.toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })} (UTC)`;
 }

@@ -1,0 +1,26 @@
+import type { ChatMessage } from '../llm/types.js';
+import type { ConversationContext } from '../memory/types.js';
+
+/** How a user's message is shown to the model: prefixed with the speaker, since channels have many. */
+export function formatUserMessage(author: string, text: string): string {
+  return `[${author}] ${text}`;
+}
+
+/** System prompt, running summary, recent turns verbatim, then the new message. */
+export function buildMessages(
+  system: string,
+  context: ConversationContext,
+  author: string,
+  message: string,
+): ChatMessage[] {
+  const messages: ChatMessage[] = [{ role: 'system', content: system }];
+  if (context.summary) {
+    messages.push({ role: 'system', content: `Summary of the earlier conversation:\n${context.summary}` });
+  }
+  for (const turn of context.turns) {
+    messages.push({ role: 'user', content: formatUserMessage(turn.author, turn.question) });
+    messages.push({ role: 'assistant', content: turn.answer });
+  }
+  messages.push({ role: 'user', content: formatUserMessage(author, message) });
+  return messages;
+}

@@ -1,0 +1,30 @@
+import type { ChatMessage } from '../llm/types.js';
+import type { AgentEventHandler, TokenUsage } from './events.js';
+import type { Observation, PendingCall } from './run-tools.js';
+
+/** What the model decided at one step: the loop's next move. */
+export type Decision =
+  | { kind: 'final'; text: string; thought: string | undefined }
+  | { kind: 'act'; thought: string; calls: PendingCall[]; record: ChatMessage }
+  | { kind: 'invalid'; reason: string; record: ChatMessage };
+
+/** Options of one step. */
+export interface StepOptions {
+  step: number;
+  /** The last allowed step: the model must answer without tools. */
+  last: boolean;
+  signal: AbortSignal;
+  emit: AgentEventHandler;
+}
+
+/** One way of talking to the model: native function calling, or the ReAct text format. */
+export interface Protocol {
+  systemPrompt(date: string): string;
+  decide(
+    messages: readonly ChatMessage[],
+    options: StepOptions,
+  ): Promise<{ decision: Decision; usage: TokenUsage }>;
+  observationMessages(calls: readonly PendingCall[], observations: readonly Observation[]): ChatMessage[];
+  reminder(reason: string): ChatMessage;
+  finalStep(): ChatMessage;
+}

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { isAbortError } from '../errors.js';
+import { type Tool, ToolInputError } from '../tools/define-tool.js';
+import { createLimiter } from '../util/create-limiter.js';
+
+/** Longest observation handed back to the model; longer tool output is cut with a marker. */
+export const MAX_OBSERVATION_CHARS = 8000;
+
+/** A tool call as the protocol parsed it: raw JSON text (tools protocol) or object/string (text protocol). */
+export interface PendingCall {
+  id: string;
+  tool: string;
+  input: string | Record<string, unknown>;
+  /** True when `input` is the raw JSON argument text of a native tool call. */
+  rawJson: boolean;
+}
+
+/** The outcome of one tool call, ready to become an Observation. */
+export interface Observation {
+  text: string;
+  ok: boolean;
+}
+
+/** Settings of tool execution. */
+export interface ToolRunOptions {
+  timeoutMs: number;
+  concurrency: number;
+  signal: AbortSignal;
+  redact?: (text: string) => string;
+}
+
+/** Resolves the input a call will be validated with (JSON text parsed, bare strings mapped to the single field). */
+export function resolveInput(
+  tool: Tool | undefined,
+  call: PendingCall,
+): { value: unknown } | { error: string } {
+  let input: unknown = call.input;
+  if (call.rawJson && typeof input === 'string') {
+    const text = input.trim();
+    if (text === '') return { value: {} };
+    try {
+      input = JSON.parse(text);
+    } catch {
+      return { error: `the arguments are not valid JSON: ${truncate(text, 200)}` };
+    }
+  }
+  if (typeof input === 'string' && tool) {
+    const field = singleField(tool);
+    if (!field) return { error: `expected a JSON object with the fields of ${tool.name}` };
+    input = input.trim() === '' ? {} : { [field]: input };
+  }
+  return { value: input };
+}
+
+/** Runs calls with bounded concurrency; `onDone` fires in call order as soon as each result and those before it are ready. */
+export async function runToolCalls(
+  tools: ReadonlyMap<string, Tool>,
+  calls: readonly PendingCall[],
+  options: ToolRunOptions,
+  onDone: (call: PendingCall, observation: Observation) => void,
+): Promise<Observation[]> {
+  const limit = createLimiter(options.concurrency);
+  const results = calls.map((call) => limit(() => runOne(tools.get(call.tool), call, tools, options)));
+  // Later calls may still reject (run aborted) after an earlier one threw; never leave them unhandled.
+  for (const r of results) r.catch(() => {});
+  const observations: Observation[] = [];
+  for (let i = 0; i < calls.length; i++) {
+    const observation = await results[i]!;
+    observations.push(observation);
+    onDone(calls[i]!, observation);
+  }
+  return observations;
+}
+
+async function runOne(
+  tool: Tool | undefined,
+  call: PendingCall,
+  tools: ReadonlyMap<string, Tool>,
+  options: ToolRunOptions,
+): Promise<Observation> {
+  if (!tool) {
+    return fail(
+      `unknown tool "${truncate(call.tool, 60)}". Available tools: ${[...tools.keys()].join(', ')}.`,
+    );
+  }
+  const resolved = resolveInput(tool, call);
+  if ('error' in resolved) return fail(`invalid input for ${tool.name}: ${resolved.error}`);
+  const parsed = tool.schema.safeParse(resolved.value);
+  if (!parsed.success) {
+    return fail(`invalid input for ${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
+  }
+  if (options.signal.aborted) throw options.signal.reason;
+
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new Error('tool timeout')), options.timeoutMs);
+  const signal = AbortSignal.any([options.signal, timeout.signal]);
+  let onAbort: (() => void) | undefined;
+  try {
+    // Race the abort too: a tool that ignores its signal must not hold the run.
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const output = await Promise.race([tool.execute(parsed.data, { signal }), aborted]);
+    const text = typeof output === 'string' ? output : String(output);
+    return { text: bound(options.redact ? options.redact(text) : text), ok: true };
+  } catch (err) {
+    if (options.signal.aborted) throw options.signal.reason ?? err;
+    if (timeout.signal.aborted) return fail(`${tool.name} timed out after ${options.timeoutMs} ms.`);
+    const message = err instanceof Error ? err.message : String(err);
+    const prefix = err instanceof ToolInputError || isAbortError(err) ? '' : `${tool.name} failed: `;
+    return fail(`${prefix}${options.redact ? options.redact(message) : message}`);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function fail(message: string): Observation {
+  return { text: bound(`Error: ${message}`), ok: false };
+}
+
+function bound(text: string): string {
+  if (text.length <= MAX_OBSERVATION_CHARS) return text;
+  return `${text.slice(0, MAX_OBSERVATION_CHARS)}\n[… observation cut: ${text.length - MAX_OBSERVATION_CHARS} more characters]`;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** The one field a bare string input maps to: the only property, or the only required one. */
+function singleField(tool: Tool): string | undefined {
+  const properties = Object.keys((tool.parameters.properties as Record<string, unknown> | undefined) ?? {});
+  if (properties.length === 1) return properties[0];
+  const required = (tool.parameters.required as string[] | undefined) ?? [];
+  return required.length === 1 ? required[0] : undefined;
+}

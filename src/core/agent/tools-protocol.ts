@@ -1,0 +1,74 @@
+import type { ChatMessage, ChatModel } from '../llm/types.js';
+import { getPrompt, type PromptSet, renderPrompt } from '../prompts.js';
+import { type Tool, toToolSpec } from '../tools/define-tool.js';
+import { createAnswerStream } from './answer-stream.js';
+import type { Protocol } from './protocol.js';
+
+/** Text held back before streaming it as the answer: a short thought before a tool call is not an answer. */
+const HOLD_CHARS = 160;
+
+/** Native function calling over Chat Completions (`tools`, `tool_calls`, `tool` messages). */
+export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], prompts: PromptSet): Protocol {
+  const specs = tools.map(toToolSpec);
+  const toolNames = tools.map((t) => t.name).join(', ') || '(none)';
+  const system = getPrompt(prompts, 'system-tools');
+  const reminder = renderPrompt(
+    getPrompt(prompts, 'format-reminder-tools'),
+    { tool_names: toolNames },
+    'format-reminder-tools',
+  );
+  const finalStep = getPrompt(prompts, 'final-step-tools');
+
+  return {
+    systemPrompt: (date) => renderPrompt(system, { date, tool_names: toolNames }, 'system-tools'),
+
+    async decide(messages, { last, signal, emit }) {
+      const stream = createAnswerStream(emit, (text) => (last || text.length >= HOLD_CHARS ? 0 : -1));
+      const completion = await model.complete({
+        messages,
+        ...(specs.length ? { tools: specs, toolChoice: last ? 'none' : 'auto' } : {}),
+        signal,
+        onTextDelta: stream.push,
+      });
+      const content = completion.content.trim();
+      const usage = completion.usage;
+      if (completion.toolCalls.length > 0 && !last) {
+        stream.retract();
+        const names = [...new Set(completion.toolCalls.map((c) => c.name))].join(' and ');
+        const record: ChatMessage = {
+          role: 'assistant',
+          content: completion.content || null,
+          toolCalls: completion.toolCalls,
+        };
+        return {
+          usage,
+          decision: {
+            kind: 'act',
+            thought: content || `Calling ${names}.`,
+            calls: completion.toolCalls.map((c) => ({
+              id: c.id,
+              tool: c.name,
+              input: c.arguments,
+              rawJson: true,
+            })),
+            record,
+          },
+        };
+      }
+      if (!content) {
+        return {
+          usage,
+          decision: { kind: 'invalid', reason: 'empty reply', record: { role: 'assistant', content: '' } },
+        };
+      }
+      stream.finish(content);
+      return { usage, decision: { kind: 'final', text: content, thought: undefined } };
+    },
+
+    observationMessages: (calls, observations) =>
+      calls.map((call, i) => ({ role: 'tool', toolCallId: call.id, content: observations[i]?.text ?? '' })),
+
+    reminder: () => ({ role: 'user', content: reminder }),
+    finalStep: () => ({ role: 'user', content: finalStep }),
+  };
+}

@@ -1,0 +1,107 @@
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { Assistant } from '../../core/assistant.js';
+import { formatMemoryReport } from '../shared/format-step.js';
+import type { PlatformAdapter } from '../types.js';
+import { createConsoleRenderer } from './console-renderer.js';
+
+/** The conversation key of the terminal chat. */
+export const CONSOLE_KEY = 'console:local';
+
+/** Options of the terminal chat. */
+export interface ConsoleChatOptions {
+  assistant: Assistant;
+  input: Readable;
+  output: Writable & { isTTY?: boolean; columns?: number };
+  /** Interactive terminal (prompt, colours, live answer) or plain line-by-line mode for pipes. */
+  tty: boolean;
+  author: string;
+}
+
+/** The terminal chat; `finished` resolves when input ends and the last answer is out. */
+export interface ConsoleChat extends PlatformAdapter {
+  finished: Promise<void>;
+}
+
+const HELP = 'Commands: /reset forgets this chat, /memory shows what is remembered, /quit exits.';
+
+/** A terminal chat: one message per line; `/reset`, `/memory`, `/help`, `/quit`. */
+export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
+  const { assistant, output, tty } = options;
+  const write = (text: string) => output.write(text);
+  const render = createConsoleRenderer({
+    write,
+    tty,
+    get columns() {
+      return output.columns ?? 80;
+    },
+  });
+  let current: AbortController | undefined;
+  let resolveFinished: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    resolveFinished = resolve;
+  });
+  let rl: ReturnType<typeof createInterface> | undefined;
+
+  async function handle(line: string): Promise<boolean> {
+    const text = line.trim();
+    if (!text) return true;
+    switch (text.toLowerCase()) {
+      case '/quit':
+      case '/exit':
+        return false;
+      case '/help':
+        write(`${HELP}\n`);
+        return true;
+      case '/reset':
+        await assistant.reset(CONSOLE_KEY);
+        write('Memory of this chat cleared.\n');
+        return true;
+      case '/memory':
+        write(`${formatMemoryReport(await assistant.memory(CONSOLE_KEY))}\n`);
+        return true;
+    }
+    current = new AbortController();
+    const outcome = await assistant.ask(
+      { key: CONSOLE_KEY, author: options.author, text, signal: current.signal },
+      render,
+    );
+    current = undefined;
+    if (outcome.status === 'busy') write(`${outcome.message}\n`);
+    return true;
+  }
+
+  return {
+    name: 'console',
+    finished,
+    async start() {
+      rl = createInterface({ input: options.input, output: tty ? output : undefined, terminal: tty });
+      if (tty) {
+        write(`thinkthread: ask anything. ${HELP}\n`);
+        rl.setPrompt('you › ');
+        rl.prompt();
+        // Ctrl+C during an answer cancels it; at the prompt it exits.
+        rl.on('SIGINT', () => {
+          if (current) current.abort();
+          else rl?.close();
+        });
+      }
+      void (async () => {
+        try {
+          // Lines are handled one at a time, in order, even when piped in all at once.
+          for await (const line of rl!) {
+            if (!(await handle(line))) break;
+            if (tty) rl!.prompt();
+          }
+        } finally {
+          rl?.close();
+          resolveFinished();
+        }
+      })();
+    },
+    async stop() {
+      current?.abort();
+      rl?.close();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const imports = (file: string) =>
+  [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+
+describe('architecture boundaries', () => {
+  const coreFiles = sources('src/core');
+
+  it('finds the core sources', () => {
+    expect(coreFiles.length).toBeGreaterThan(10);
+  });
+
+  it('keeps the core free of any chat platform', () => {
+    const offenders = coreFiles.flatMap((file) =>
+      imports(file)
+        .filter((spec) => /discord|slack|@slack\/|(^|\/)platforms\//i.test(spec))
+        .map((spec) => `${file} imports ${spec}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps platform adapters from reaching into each other', () => {
+    const offenders = sources('src/platforms').flatMap((file) => {
+      const own = file.split('/')[2];
+      return imports(file)
+        .filter((spec) => ['discord', 'slack', 'console'].some((p) => p !== own && spec.includes(`/${p}/`)))
+        .map((spec) => `${file} imports ${spec}`);
+    });
+    expect(offenders).toEqual([]);
+  });
+});
