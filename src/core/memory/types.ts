@@ -1,3 +1,5 @@
+import type { MemoryReport } from '../assistant.js';
+
 /** One completed exchange in a channel: who asked, what, and the final answer. */
 export interface Turn {
   author: string;
@@ -9,4 +11,28 @@ export interface Turn {
 export interface ConversationContext {
   summary?: string | undefined;
   turns: readonly Turn[];
+}
+
+/** The limits memory keeps to, named as in the configuration. */
+export interface MemoryBudget {
+  /** Stored turns beyond this many tokens are folded into the summary. */
+  MEMORY_MAX_TOKENS: number;
+  /** Turns always kept verbatim; compression waits until there are more. */
+  MEMORY_KEEP_TURNS: number;
+  /** A summary growing past this is compressed again. */
+  MEMORY_SUMMARY_MAX_TOKENS: number;
+}
+
+/** Each channel's memory, by conversation key: what the agent sees, what it remembers, and how it forgets. */
+export interface ChannelMemory {
+  /** The summary and the recent turns, bounded however long the channel has talked. */
+  context(key: string): Promise<ConversationContext>;
+  /** Stores a completed turn atomically, then compresses in the background if the budget says so. */
+  record(key: string, turn: Turn): Promise<void>;
+  /** Forgets the channel's turns and summary. */
+  reset(key: string): Promise<void>;
+  /** What `/memory` shows. */
+  report(key: string): Promise<MemoryReport>;
+  /** Resolves once no compression is in flight (used on shutdown). */
+  idle(): Promise<void>;
 }

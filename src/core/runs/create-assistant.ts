@@ -1,24 +1,98 @@
+import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import type { Agent } from '../agent/types.js';
-import type { Assistant } from '../assistant.js';
+import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
+import type { Logger } from '../logger.js';
+import type { ChannelMemory } from '../memory/types.js';
+import { createRunQueue, type RunQueueLimits } from './run-queue.js';
+
+/** The reply when a channel already has MAX_QUEUED_PER_CHANNEL questions waiting. */
+export const BUSY_MESSAGE = 'Busy with earlier questions in this channel; try again shortly.';
+/** The reply to questions arriving while the bot shuts down. */
+export const CLOSING_MESSAGE = 'Shutting down; try again shortly.';
 
 /** Dependencies of the assistant service. */
 export interface AssistantDeps {
   agent: Agent;
+  memory: ChannelMemory;
+  limits: RunQueueLimits;
+  logger?: Logger | undefined;
 }
 
-/** The platform-neutral service: one agent run per question. (Memory and ordering land with the memory issue.) */
+/**
+ * The platform-neutral service: runs each question through the agent with its channel's memory, one at a
+ * time per channel in arrival order, and remembers the turn only when the run answered (and was not
+ * cancelled).
+ */
 export function createAssistant(deps: AssistantDeps): Assistant {
+  const { agent, memory, logger } = deps;
+  const queue = createRunQueue(deps.limits);
+  let closing = false;
+
+  async function answer(request: AskRequest, onEvent: AgentEventHandler): Promise<RunResult> {
+    const { key, author, text, signal } = request;
+    if (signal?.aborted) return cancelled(onEvent);
+    let context: Awaited<ReturnType<ChannelMemory['context']>>;
+    try {
+      context = await memory.context(key);
+    } catch (err) {
+      logger?.error({ key, err }, 'could not load channel memory');
+      return failed(onEvent, 'storage', 'Could not read this channel’s memory; try again shortly.');
+    }
+    let result: RunResult;
+    try {
+      result = await agent.run({ message: text, author, context, signal }, onEvent);
+    } catch (err) {
+      // The agent promises not to throw; if it does anyway, the channel keeps going.
+      logger?.error({ key, err }, 'agent run threw');
+      return failed(onEvent, 'internal', 'Something went wrong while answering.');
+    }
+    if (result.status !== 'answered') return result;
+    // Cancelled as the answer came in: the asker walked away, so the turn is not remembered.
+    if (signal?.aborted) return { status: 'cancelled' };
+    try {
+      await memory.record(key, { author, question: text, answer: result.text });
+    } catch (err) {
+      // The answer was delivered; it just is not remembered. Memory stays consistent (the turn is absent).
+      logger?.error({ key, err }, 'could not store the turn; it will not be remembered');
+    }
+    return result;
+  }
+
   return {
-    async ask(request, onEvent) {
-      return deps.agent.run(
-        { message: request.text, author: request.author, context: { turns: [] }, signal: request.signal },
-        onEvent,
-      );
+    async ask(request, onEvent): Promise<AskOutcome> {
+      if (closing) return busy(onEvent, CLOSING_MESSAGE);
+      const outcome = await queue.run(request.key, () => answer(request, onEvent), request.signal);
+      switch (outcome.status) {
+        case 'done':
+          return outcome.value;
+        case 'busy':
+          return busy(onEvent, BUSY_MESSAGE);
+        case 'cancelled':
+          return cancelled(onEvent);
+      }
     },
-    async reset() {},
-    async memory() {
-      return { summary: null, turns: 0, tokens: 0, summarizedTurns: 0 };
+    reset: (key) => memory.reset(key),
+    memory: (key) => memory.report(key),
+    async close() {
+      closing = true;
+      await queue.idle();
+      await memory.idle();
     },
-    async close() {},
   };
+}
+
+function busy(onEvent: AgentEventHandler, message: string): AskOutcome {
+  onEvent({ type: 'error', code: 'busy', message });
+  return { status: 'busy', message };
+}
+
+function cancelled(onEvent: AgentEventHandler): RunResult {
+  onEvent({ type: 'error', code: 'cancelled', message: 'Cancelled.' });
+  return { status: 'cancelled' };
+}
+
+// Details (paths, causes) go to the log; the channel gets a short sentence.
+function failed(onEvent: AgentEventHandler, code: 'storage' | 'internal', message: string): RunResult {
+  onEvent({ type: 'error', code, message });
+  return { status: 'failed', code, message };
 }

@@ -1,0 +1,52 @@
+import type { ConversationStore } from '../../store/types.js';
+import type { Logger } from '../logger.js';
+import { createCompressor } from './compressor.js';
+import { visibleTurns } from './fold-policy.js';
+import type { Summarizer } from './summarizer.js';
+import { turnTokens } from './tokens.js';
+import type { ChannelMemory, MemoryBudget } from './types.js';
+
+/** What channel memory is made of: storage, a summariser and the budget. */
+export interface ChannelMemoryDeps {
+  store: ConversationStore;
+  summarizer: Summarizer;
+  budget: MemoryBudget;
+  logger?: Logger | undefined;
+}
+
+/** Channel memory over a store, compressed by the summariser whenever the budget is exceeded. */
+export function createChannelMemory(deps: ChannelMemoryDeps): ChannelMemory {
+  const { store, budget } = deps;
+  const compressor = createCompressor(deps);
+  return {
+    async context(key) {
+      const snapshot = await store.load(key);
+      return {
+        summary: snapshot.summary?.text,
+        turns: visibleTurns(snapshot.turns, budget).map(({ author, question, answer }) => ({
+          author,
+          question,
+          answer,
+        })),
+      };
+    },
+    async record(key, turn) {
+      // Counted once here and stored with the turn; loading context never tokenizes again.
+      await store.appendTurn(key, { ...turn, tokens: turnTokens(turn) });
+      compressor.schedule(key);
+    },
+    reset: (key) => store.reset(key),
+    async report(key) {
+      const snapshot = await store.load(key);
+      let tokens = snapshot.summary?.tokens ?? 0;
+      for (const turn of snapshot.turns) tokens += turn.tokens;
+      return {
+        summary: snapshot.summary?.text ?? null,
+        turns: snapshot.turns.length,
+        tokens,
+        summarizedTurns: snapshot.summarizedTurns,
+      };
+    },
+    idle: () => compressor.idle(),
+  };
+}

@@ -1,0 +1,90 @@
+import type { ConversationStore } from '../../store/types.js';
+import type { Logger } from '../logger.js';
+import { turnsToFold } from './fold-policy.js';
+import type { Summarizer } from './summarizer.js';
+import { summaryTokens } from './tokens.js';
+import type { MemoryBudget } from './types.js';
+
+/** Rounds one compression may take (a round folds a batch; a stale round re-plans). */
+const MAX_ROUNDS = 8;
+
+/** Folds old turns into the summary, in the background, one compression per key at a time. */
+export interface Compressor {
+  /** Compresses `key` in the background if the budget says so; coalesces with one already running. */
+  schedule(key: string): void;
+  /** Compresses `key` now; resolves to the number of turns folded, rejects if the summariser fails. */
+  compress(key: string): Promise<number>;
+  /** Resolves once no compression is in flight. */
+  idle(): Promise<void>;
+}
+
+/** What compression needs: where memory lives, who summarises, and the budget that triggers it. */
+export interface CompressorDeps {
+  store: ConversationStore;
+  summarizer: Summarizer;
+  budget: MemoryBudget;
+  logger?: Logger | undefined;
+}
+
+/**
+ * Creates the compressor. A compression reads a snapshot, summarises its oldest turns, then replaces exactly
+ * those turns by the summary in one transaction, and only if nothing reset or compacted the key meanwhile.
+ * A failure or a crash at any point leaves the raw turns in place; the next recorded turn retries.
+ */
+export function createCompressor(deps: CompressorDeps): Compressor {
+  const running = new Map<string, Promise<void>>();
+  const again = new Set<string>();
+
+  async function compress(key: string): Promise<number> {
+    let folded = 0;
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const snapshot = await deps.store.load(key);
+      const count = turnsToFold(
+        snapshot.turns.map((t) => t.tokens),
+        deps.budget,
+      );
+      if (count === 0) break;
+      const old = snapshot.turns.slice(0, count);
+      const text = await deps.summarizer.summarize({ previous: snapshot.summary?.text, turns: old });
+      const applied = await deps.store.compact(key, {
+        throughId: old[count - 1]!.id,
+        foldedTurns: count,
+        expectedVersion: snapshot.version,
+        summary: { text, tokens: summaryTokens(text) },
+      });
+      if (applied) folded += count;
+      deps.logger?.debug({ key, folded: count, applied }, 'memory compression round');
+    }
+    return folded;
+  }
+
+  async function drain(key: string): Promise<void> {
+    do {
+      again.delete(key);
+      try {
+        await compress(key);
+      } catch (err) {
+        deps.logger?.warn(
+          { key, err },
+          'memory compression failed; the turns stay verbatim and it is retried later',
+        );
+        return;
+      }
+    } while (again.has(key));
+  }
+
+  return {
+    schedule(key) {
+      if (running.has(key)) {
+        again.add(key);
+        return;
+      }
+      const job = drain(key).finally(() => running.delete(key));
+      running.set(key, job);
+    },
+    compress,
+    async idle() {
+      while (running.size > 0) await Promise.all(running.values());
+    },
+  };
+}
