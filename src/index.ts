@@ -17,7 +17,10 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) exitWith(configHelp(err));
     throw err;
   }
-  const logger = createLogger({ level: config.LOG_LEVEL, secrets: SECRET_KEYS.map((k) => config[k]) });
+  const consoleOnly = !config.DISCORD_TOKEN && !config.SLACK_BOT_TOKEN;
+  // In the terminal chat, info lines on stderr would interleave with the conversation.
+  const level = consoleOnly && !process.env.LOG_LEVEL ? 'warn' : config.LOG_LEVEL;
+  const logger = createLogger({ level, secrets: SECRET_KEYS.map((k) => config[k]) });
 
   let core: Awaited<ReturnType<typeof createCore>>;
   try {

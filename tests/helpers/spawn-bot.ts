@@ -2,8 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '../..');
+// `--import tsx` would resolve from the child's cwd (a temp folder), so name the loader by path.
+const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
 /** A bot process started the way `npm start` starts it, with a clean environment. */
 export interface BotProcess {
@@ -23,7 +26,7 @@ export interface BotProcess {
  */
 export function spawnBot(env: Record<string, string>, options: { cwd?: string } = {}): BotProcess {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'thinkthread-bot-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/index.ts')], {
+  const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/index.ts')], {
     cwd,
     env: {
       PATH: process.env.PATH ?? '',

@@ -80,7 +80,7 @@ async function runOne(
 ): Promise<Observation> {
   if (!tool) {
     return fail(
-      `unknown tool "${truncate(call.tool, 60)}". Available tools: ${[...tools.keys()].join(', ')}.`,
+      `unknown tool "${truncate(call.tool, 60)}". Available tools: ${[...tools.keys()].join(', ') || '(none)'}.`,
     );
   }
   const resolved = resolveInput(tool, call);
