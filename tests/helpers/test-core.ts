@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Config } from '../../src/config.js';
+import { type Core, createCore } from '../../src/core/create-core.js';
+import { createLogger } from '../../src/core/logger.js';
+import { type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from '../fakes/openai-server.js';
+import { testConfig } from './config.js';
+
+/** The real core on a scripted model and a SQLite file in a temp folder. */
+export interface TestCore {
+  core: Core;
+  /** The scripted model server: `fake.script(...)` its replies, read `fake.requests`. */
+  fake: FakeOpenAI;
+  config: Config;
+  /** Temp folder holding the database (`thinkthread.db`) and the tools' workspace; removed by `close`. */
+  dir: string;
+  /** Closes the core (waiting for work in flight), the fake and the temp folder. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real core via `createCore` with a fake OpenAI server and a fresh SQLite file. `overrides` are
+ * environment variables as strings (e.g. `{ MEMORY_MAX_TOKENS: '200' }`); `fakeOptions` configures the fake
+ * (e.g. a `fallback` responder). Model retries are off unless overridden.
+ */
+export async function startTestCore(
+  overrides: Record<string, string> = {},
+  fakeOptions: FakeOpenAIOptions = {},
+): Promise<TestCore> {
+  const dir = mkdtempSync(join(tmpdir(), 'thinkthread-core-'));
+  const fake = await startFakeOpenAI(fakeOptions);
+  try {
+    const config = testConfig({
+      OPENAI_BASE_URL: fake.url,
+      DATABASE_URL: `sqlite:${join(dir, 'thinkthread.db')}`,
+      PROMPTS_DIR: resolve(import.meta.dirname, '../../prompts'),
+      WORKSPACE_DIR: dir,
+      LLM_MAX_RETRIES: '0',
+      ...overrides,
+    });
+    const core = await createCore(config, createLogger({ level: config.LOG_LEVEL, secrets: [] }));
+    let closed: Promise<void> | undefined;
+    return {
+      core,
+      fake,
+      config,
+      dir,
+      close: () => {
+        closed ??= (async () => {
+          try {
+            await core.close();
+          } finally {
+            await fake.close();
+            rmSync(dir, { recursive: true, force: true });
+          }
+        })();
+        return closed;
+      },
+    };
+  } catch (err) {
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
