@@ -23,6 +23,8 @@ export interface SandboxLimits {
 export interface MathSandbox {
   /** The formatted result; throws a ToolInputError for a bad or too costly expression. */
   evaluate(expression: string, signal?: AbortSignal): Promise<string>;
+  /** Starts the process ahead of the first call, so the first question does not wait for mathjs to load. */
+  warm(): void;
 }
 
 const DEFAULT_LIMITS: SandboxLimits = { timeLimitMs: 1000, memoryLimitMb: 128, startupTimeoutMs: 20_000 };
@@ -133,6 +135,10 @@ export function createMathSandbox(limits: Partial<SandboxLimits> = {}): MathSand
     });
 
   return {
+    warm() {
+      current ??= start();
+      current.catch(() => {}); // a failed start is retried, and reported, by the next evaluate
+    },
     evaluate(expression, signal) {
       const job = queue.then(async () => {
         signal?.throwIfAborted();

@@ -10,8 +10,9 @@ export const MAX_EXPRESSION_CHARS = 1000;
 const sandbox = createMathSandbox();
 
 /** `calculator`: evaluates a mathjs expression (arithmetic, functions, units, matrices) in a bounded sandbox. */
-export const calculatorTool: ToolFactory = () =>
-  defineTool({
+export const calculatorTool: ToolFactory = () => {
+  sandbox.warm();
+  return defineTool({
     name: 'calculator',
     description:
       'Evaluates a math expression exactly, with mathjs syntax: arithmetic, powers, functions such as sqrt, ' +
@@ -38,3 +39,4 @@ export const calculatorTool: ToolFactory = () =>
       return `${expression.replace(/\s+/g, ' ')} = ${value}`;
     },
   });
+};
