@@ -1,0 +1,48 @@
+import type { AgentEvent } from '../../core/agent/events.js';
+import type { AskOutcome, AskRequest, Assistant } from '../../core/assistant.js';
+import type { Logger } from '../../core/logger.js';
+import { type AnswerSurface, createAnswerRenderer } from './render.js';
+
+/** What the message and command handlers share. */
+export interface DiscordContext {
+  assistant: Assistant;
+  logger: Logger;
+  /** STREAM_EDIT_INTERVAL_MS. */
+  intervalMs: number;
+  /** Aborted when the adapter stops: runs in flight are cancelled. */
+  signal: AbortSignal;
+}
+
+/** Shown where the answer would have been when the bot stops mid-run. */
+export const RESTART_MESSAGE = 'The bot restarted before it could answer; please ask again.';
+
+/** Runs one question through the assistant and renders it on `surface`; never throws. */
+export async function answer(
+  request: Omit<AskRequest, 'signal'>,
+  surface: AnswerSurface,
+  ctx: DiscordContext,
+): Promise<void> {
+  const log = ctx.logger.child({ key: request.key });
+  const renderer = createAnswerRenderer({
+    surface,
+    question: request.text,
+    intervalMs: ctx.intervalMs,
+    logger: log,
+  });
+  const onEvent = (event: AgentEvent) =>
+    renderer.onEvent(
+      event.type === 'error' && event.code === 'cancelled' && ctx.signal.aborted
+        ? { ...event, message: RESTART_MESSAGE }
+        : event,
+    );
+  let outcome: AskOutcome;
+  try {
+    outcome = await ctx.assistant.ask({ ...request, signal: ctx.signal }, onEvent);
+  } catch (err) {
+    // The assistant promises not to throw; if it does, the asker still gets an ending.
+    log.error({ err }, 'assistant.ask threw');
+    outcome = { status: 'failed', code: 'internal', message: 'Something went wrong while answering.' };
+    onEvent({ type: 'error', code: 'internal', message: outcome.message });
+  }
+  await renderer.finish(outcome);
+}

@@ -1,0 +1,64 @@
+import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
+import { formatMemoryReport } from '../shared/format-step.js';
+import { splitMessage } from '../shared/split-message.js';
+import { answer, type DiscordContext } from './answer.js';
+import { conversationKey, displayName } from './conversation.js';
+import { MESSAGE_LIMIT, NO_PINGS } from './limits.js';
+import { interactionSurface } from './surfaces.js';
+
+/** Handles `/ask`, `/reset` and `/memory`; each is acknowledged first, as Discord allows only 3 s. */
+export async function handleCommand(
+  interaction: ChatInputCommandInteraction,
+  ctx: DiscordContext,
+): Promise<void> {
+  const key = conversationKey(interaction.guildId, interaction.channelId);
+  switch (interaction.commandName) {
+    case 'ask': {
+      await interaction.deferReply();
+      const question = interaction.options.getString('question', true).trim();
+      const channel = interaction.channel;
+      const threads =
+        interaction.inGuild() && channel !== null && !channel.isThread() && 'threads' in channel;
+      const author = displayName(interaction.member, interaction.user);
+      await answer({ key, author, text: question }, interactionSurface(interaction, { threads }), ctx);
+      return;
+    }
+    case 'reset':
+      await privately(interaction, ctx, async () => {
+        await ctx.assistant.reset(key);
+        return `I have forgotten our conversation in this ${place(interaction)}.`;
+      });
+      return;
+    case 'memory':
+      await privately(interaction, ctx, async () => formatMemoryReport(await ctx.assistant.memory(key)));
+      return;
+    default:
+      await interaction.reply({ content: 'Unknown command.', flags: MessageFlags.Ephemeral });
+  }
+}
+
+/** Defers an ephemeral reply, then shows what `work` returns (or a short failure) only to the caller. */
+async function privately(
+  interaction: ChatInputCommandInteraction,
+  ctx: DiscordContext,
+  work: () => Promise<string>,
+): Promise<void> {
+  await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+  let text: string;
+  try {
+    text = await work();
+  } catch (err) {
+    ctx.logger.error({ err, command: interaction.commandName }, 'command failed');
+    text = '⚠️ That did not work; the details are in the bot’s logs.';
+  }
+  const [first, ...rest] = splitMessage(text, MESSAGE_LIMIT);
+  await interaction.editReply({ content: first, allowedMentions: NO_PINGS });
+  for (const part of rest) {
+    await interaction.followUp({ content: part, flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS });
+  }
+}
+
+function place(interaction: ChatInputCommandInteraction): string {
+  if (!interaction.inGuild()) return 'DM';
+  return interaction.channel?.isThread() ? 'thread' : 'channel';
+}

@@ -1,0 +1,165 @@
+import type { AgentEvent, AgentEventHandler } from '../../core/agent/events.js';
+import type { AskOutcome } from '../../core/assistant.js';
+import type { Logger } from '../../core/logger.js';
+import { createPacedEditor } from '../shared/create-paced-editor.js';
+import { splitMessage } from '../shared/split-message.js';
+import { MESSAGE_LIMIT, threadName } from './limits.js';
+import {
+  createStepPoster,
+  createStepsMessage,
+  formatStep,
+  type PostEditable,
+  type StepSink,
+} from './steps.js';
+
+/** What the reply says until the answer starts streaming. */
+export const PLACEHOLDER = 'Thinking…';
+
+/** Where one answer is shown: a reply message (or interaction response) and the places around it. */
+export interface AnswerSurface {
+  /** Replaces the answer message's text. */
+  edit(text: string): Promise<void>;
+  /** Posts a further message after the answer: text past the first 2,000 characters. */
+  followUp(text: string): Promise<void>;
+  /** Posts a message that is edited later: the single steps message where there is no thread. */
+  post: PostEditable;
+  /** Starts a thread under the answer and returns a way to post in it; absent where threads cannot exist. */
+  openThread?: (name: string) => Promise<(text: string) => Promise<void>>;
+}
+
+/** Turns one run's events into Discord messages. */
+export interface AnswerRenderer {
+  onEvent: AgentEventHandler;
+  /** Puts the full answer (or the failure) in place and waits until every message is delivered. */
+  finish(outcome: AskOutcome): Promise<void>;
+}
+
+/** Options of {@link createAnswerRenderer}. */
+export interface AnswerRendererOptions {
+  surface: AnswerSurface;
+  /** The question, which names the reasoning thread. */
+  question: string;
+  /** Minimum time between edits of one message (STREAM_EDIT_INTERVAL_MS). */
+  intervalMs: number;
+  logger: Logger;
+}
+
+/**
+ * Renders a run: steps go to a thread started from the answer (or, where there is none, one edited
+ * message), the streamed answer is edited into the reply at a steady pace, and the final text replaces
+ * it, continued in further messages past Discord's limit.
+ */
+export function createAnswerRenderer(options: AnswerRendererOptions): AnswerRenderer {
+  const { surface, intervalMs, logger } = options;
+  const warn = (what: string) => (err: unknown) => logger.warn({ err }, what);
+  const editor = createPacedEditor(surface.edit, intervalMs, warn('could not edit the streaming answer'));
+  let steps: StepSink | undefined;
+  let streamed = '';
+  let final: string | undefined;
+
+  const openSteps = (): StepSink => {
+    const inMessage = () =>
+      createStepsMessage(surface.post, intervalMs, warn('could not update the steps message'));
+    const open = surface.openThread;
+    if (!open) return inMessage();
+    // The thread is made on the first step, so answers without steps leave no empty thread behind.
+    let thread: Promise<((text: string) => Promise<void>) | undefined> | undefined;
+    let fallback: StepSink | undefined;
+    const poster = createStepPoster(async (text) => {
+      thread ??= open(threadName(options.question)).catch((err: unknown) => {
+        logger.warn({ err }, 'could not start a thread; showing the steps in one message instead');
+        return undefined;
+      });
+      const postInThread = await thread;
+      if (postInThread) return postInThread(text);
+      fallback ??= inMessage();
+      fallback.push(text);
+    }, warn('could not post a step in the thread'));
+    return {
+      push: (text) => poster.push(text),
+      async finish() {
+        await poster.finish();
+        await fallback?.finish();
+      },
+    };
+  };
+
+  const show = (event: AgentEvent) => {
+    switch (event.type) {
+      case 'answer_delta':
+        streamed += event.text;
+        editor.set(preview(streamed));
+        break;
+      case 'answer_reset':
+        streamed = '';
+        editor.set(PLACEHOLDER);
+        break;
+      case 'answer':
+        final = event.text;
+        break;
+      case 'error':
+        final = failure(event.message);
+        break;
+      default: {
+        const step = formatStep(event);
+        if (!step) break;
+        steps ??= openSteps();
+        steps.push(step);
+      }
+    }
+  };
+
+  return {
+    onEvent(event) {
+      try {
+        show(event);
+      } catch (err) {
+        logger.error({ err, event: event.type }, 'could not render an event');
+      }
+    },
+    async finish(outcome) {
+      const text = final ?? fromOutcome(outcome);
+      await Promise.all([steps?.finish(), deliver(text)]);
+    },
+  };
+
+  async function deliver(text: string): Promise<void> {
+    const [first, ...rest] = splitMessage(text.trim() || '(The answer was empty.)', MESSAGE_LIMIT);
+    try {
+      await editor.finish(first);
+    } catch (err) {
+      // discord.js already waited out 429s and retried 5xx; the answer still must not be lost.
+      logger.warn({ err }, 'could not edit the final answer in; posting it instead');
+      rest.unshift(first!);
+    }
+    for (const part of rest) {
+      try {
+        await surface.followUp(part);
+      } catch (err) {
+        logger.error({ err }, 'could not post the answer');
+        return;
+      }
+    }
+  }
+}
+
+/** The streamed text so far as it fits in one message. */
+function preview(text: string): string {
+  if (!text.trim()) return PLACEHOLDER;
+  return text.length <= MESSAGE_LIMIT ? text : `${splitMessage(text, MESSAGE_LIMIT - 2)[0]} …`;
+}
+
+function failure(message: string): string {
+  return `⚠️ ${message}`;
+}
+
+function fromOutcome(outcome: AskOutcome): string {
+  switch (outcome.status) {
+    case 'answered':
+      return outcome.text;
+    case 'cancelled':
+      return failure('Cancelled.');
+    default:
+      return failure(outcome.message);
+  }
+}

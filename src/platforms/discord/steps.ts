@@ -1,0 +1,134 @@
+import type { AgentEvent } from '../../core/agent/events.js';
+import { createPacedEditor } from '../shared/create-paced-editor.js';
+import { cut, formatAction } from '../shared/format-step.js';
+import { splitMessage } from '../shared/split-message.js';
+import { ACTION_INPUT_LIMIT, MESSAGE_LIMIT, OBSERVATION_LIMIT } from './limits.js';
+
+/** Where the reasoning steps of one answer go: a thread, or one edited message. */
+export interface StepSink {
+  /** Queues one formatted step; never throws, never blocks. */
+  push(text: string): void;
+  /** Resolves once every pushed step is delivered (or has failed and been reported). */
+  finish(): Promise<void>;
+}
+
+/** Posts one message and returns a way to edit it. */
+export type PostEditable = (text: string) => Promise<(text: string) => Promise<void>>;
+
+/** A step as Discord markdown, or undefined for events that are not steps. */
+export function formatStep(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'thought':
+      return `**Thought:** ${event.text.trim()}`;
+    case 'action':
+      return `**Action:** ${inlineCode(formatAction(event.tool, event.input, ACTION_INPUT_LIMIT))}`;
+    case 'observation': {
+      const shown = cut(event.text.trim(), OBSERVATION_LIMIT);
+      const note = shown.cut ? `\n-# cut: ${event.text.length.toLocaleString('en')} characters in full` : '';
+      return `**Observation${event.ok ? '' : ' (failed)'}:**\n${codeBlock(shown.text)}${note}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Posts steps as messages of their own, strictly in order and one request at a time; steps that arrive
+ * while a post is in flight go out together in the next one, so a burst costs few requests.
+ */
+export function createStepPoster(
+  post: (text: string) => Promise<void>,
+  onError: (err: unknown) => void,
+): StepSink {
+  const queue: string[] = [];
+  let draining: Promise<void> | undefined;
+
+  const drain = async () => {
+    while (queue.length > 0) {
+      let batch = queue.shift()!;
+      while (queue.length > 0 && batch.length + 1 + queue[0]!.length <= MESSAGE_LIMIT)
+        batch += `\n${queue.shift()}`;
+      try {
+        await post(batch);
+      } catch (err) {
+        onError(err);
+      }
+    }
+    draining = undefined;
+  };
+
+  return {
+    push(text) {
+      queue.push(...splitMessage(text, MESSAGE_LIMIT));
+      draining ??= drain();
+    },
+    async finish() {
+      while (draining) await draining;
+    },
+  };
+}
+
+/**
+ * Shows every step in one message, edited as steps arrive (paced like the answer), for places with no
+ * thread. When the steps outgrow one message, the latest ones are kept.
+ */
+export function createStepsMessage(
+  post: PostEditable,
+  intervalMs: number,
+  onError: (err: unknown) => void,
+): StepSink {
+  const steps: string[] = [];
+  let edit: ((text: string) => Promise<void>) | undefined;
+  const editor = createPacedEditor(
+    async (text) => {
+      if (edit) return edit(text);
+      edit = await post(text);
+    },
+    intervalMs,
+    onError,
+  );
+  return {
+    push(text) {
+      steps.push(text);
+      editor.set(fitSteps(steps));
+    },
+    async finish() {
+      if (steps.length === 0) return;
+      try {
+        await editor.finish();
+      } catch (err) {
+        onError(err);
+      }
+    },
+  };
+}
+
+const EARLIER = '-# (earlier steps not shown)\n';
+
+/** The latest steps that fit in one message, oldest first. */
+export function fitSteps(steps: readonly string[]): string {
+  let text = '';
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i]!;
+    const joined = text ? `${step}\n${text}` : step;
+    if (joined.length + EARLIER.length <= MESSAGE_LIMIT) {
+      text = joined;
+      continue;
+    }
+    if (text) return `${EARLIER}${text}`;
+    // The latest step alone is too long: show its beginning.
+    const head = splitMessage(step, MESSAGE_LIMIT - EARLIER.length)[0]!;
+    return i > 0 ? `${EARLIER}${head}` : head;
+  }
+  return text;
+}
+
+/** Inline code that survives backticks in the text. */
+function inlineCode(text: string): string {
+  return text.includes('`') ? `\`\` ${text.replaceAll('``', '`\u200b`')} \`\`` : `\`${text}\``;
+}
+
+/** A code block that cannot be closed early by fences inside the text. */
+function codeBlock(text: string): string {
+  return `\`\`\`\n${text.replaceAll('```', '`\u200b``') || ' '}\n\`\`\``;
+}

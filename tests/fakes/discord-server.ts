@@ -1,0 +1,413 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+
+// biome-ignore lint/suspicious/noExplicitAny: Discord payloads are loose JSON; tests read the fields they need.
+type Json = any;
+
+/** A REST call the fake received, with the status it answered. */
+export interface DiscordCall {
+  method: string;
+  /** Path after `/api/v10`, percent-decoded (e.g. `/webhooks/APP/TOKEN/messages/@original`). */
+  path: string;
+  body: Json;
+  status: number;
+  at: number;
+}
+
+/** A Discord user as payloads carry it. */
+export interface FakeUser {
+  id: string;
+  username: string;
+  discriminator: string;
+  global_name: string | null;
+  bot?: boolean;
+}
+
+/** A stored message; the bot's edits are applied in place. */
+export type FakeMessage = { id: string; channel_id: string; content: string; author: FakeUser } & Json;
+
+/** A canned answer for matching calls. */
+export interface FakeResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Selects calls by method and path. */
+export type CallMatcher = (call: { method: string; path: string }) => boolean;
+
+/** A local Discord for the real discord.js client: REST under `/api/v10`, a JSON gateway at `/gateway`. */
+export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
+
+const EPOCH = 1_420_070_400_000n;
+let increment = 0n;
+/** A real-looking snowflake: discord.js reads creation times out of ids. */
+const snowflake = () => (((BigInt(Date.now()) - EPOCH) << 22n) | (increment++ & 0xfffn)).toString();
+const now = () => new Date().toISOString();
+const ALL_PERMISSIONS = '2248473465835073';
+const MESSAGE_DEFAULTS = {
+  edited_timestamp: null,
+  tts: false,
+  mention_everyone: false,
+  mentions: [],
+  mention_roles: [],
+  attachments: [],
+  embeds: [],
+  pinned: false,
+  type: 0,
+  flags: 0,
+};
+const threadMetadata = () => ({
+  archived: false,
+  locked: false,
+  auto_archive_duration: 1440,
+  archive_timestamp: now(),
+});
+
+/** Starts the fake on a free loopback port: one guild with one text channel. */
+export async function startFakeDiscord() {
+  const bot: FakeUser = {
+    id: snowflake(),
+    username: 'thinkbot',
+    discriminator: '0',
+    global_name: null,
+    bot: true,
+  };
+  const applicationId = snowflake();
+  const guildId = snowflake();
+  const channels = new Map<string, Json>();
+  const messages = new Map<string, FakeMessage>();
+  const interactions = new Map<string, { channelId: string; user: FakeUser; original?: string }>(); // by token
+  const calls: DiscordCall[] = [];
+  const overrides: { match: CallMatcher; response: FakeResponse; times: number }[] = [];
+  const waiters = new Set<() => void>();
+  const sockets = new Set<WebSocket>();
+  let seq = 0;
+  let wsUrl = '';
+
+  const addChannel = (fields: Json) => {
+    const channel = { id: snowflake(), guild_id: guildId, permission_overwrites: [], position: 0, ...fields };
+    channels.set(channel.id, channel);
+    return channel;
+  };
+  const general = addChannel({ type: 0, name: 'general' });
+  const dispatch = (t: string, d: unknown) => {
+    const frame = JSON.stringify({ op: 0, t, s: ++seq, d });
+    for (const ws of sockets) ws.send(frame);
+  };
+  const store = (channelId: string, author: FakeUser, fields: Json): FakeMessage => {
+    const guild = channels.get(channelId)?.guild_id;
+    const message: FakeMessage = {
+      id: snowflake(),
+      channel_id: channelId,
+      ...(guild ? { guild_id: guild } : {}),
+      author,
+      content: '',
+      timestamp: now(),
+      ...MESSAGE_DEFAULTS,
+      ...fields,
+    };
+    messages.set(message.id, message);
+    return message;
+  };
+  const edit = (message: FakeMessage | undefined, body: Json): [number, unknown] => {
+    if (!message) return [404, { message: 'Unknown Message', code: 10008 }];
+    if (typeof body.content === 'string') message.content = body.content;
+    message.flags &= ~128; // an edited interaction response is no longer "thinking…"
+    message.edited_timestamp = now();
+    return [200, message];
+  };
+  const fetch = (message: FakeMessage | undefined): [number, unknown] =>
+    message ? [200, message] : [404, { message: 'Unknown Message', code: 10008 }];
+  const member = (user: FakeUser, nick?: string) => ({
+    user,
+    nick: nick ?? null,
+    roles: [],
+    joined_at: now(),
+    permissions: ALL_PERMISSIONS,
+  });
+
+  type Handler = (params: string[], body: Json) => [number, unknown?];
+  /** The REST routes the bot uses; ids are captured as params. */
+  const routes: [string, RegExp, Handler][] = [
+    [
+      'GET',
+      /^\/gateway\/bot$/,
+      () => [
+        200,
+        {
+          url: wsUrl,
+          shards: 1,
+          session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+        },
+      ],
+    ],
+    [
+      'PUT',
+      /^\/applications\/\d+(?:\/guilds\/\d+)?\/commands$/,
+      (_, body) => [
+        200,
+        body.map((c: Json) => ({ ...c, id: snowflake(), application_id: applicationId, version: '1' })),
+      ],
+    ],
+    ['POST', /^\/channels\/(\d+)\/typing$/, () => [204]],
+    [
+      'POST',
+      /^\/channels\/(\d+)\/messages$/,
+      ([channelId], body) => {
+        const ref = body.message_reference;
+        const fields = ref ? { type: 19, message_reference: { ...ref, channel_id: channelId } } : {};
+        const message = store(channelId!, bot, { content: body.content ?? '', ...fields });
+        dispatch('MESSAGE_CREATE', message); // Discord echoes the bot's own messages to it
+        return [200, message];
+      },
+    ],
+    ['PATCH', /^\/channels\/\d+\/messages\/(\d+)$/, ([id], body) => edit(messages.get(id!), body)],
+    ['GET', /^\/channels\/\d+\/messages\/(\d+)$/, ([id]) => fetch(messages.get(id!))],
+    [
+      'POST',
+      /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/,
+      ([parent, id], body) => {
+        // A thread started from a message shares the message's id.
+        const thread = addChannel({ id, type: 11, name: body.name, parent_id: parent, owner_id: bot.id });
+        Object.assign(thread, { thread_metadata: threadMetadata(), message_count: 0, member_count: 1 });
+        dispatch('THREAD_CREATE', { ...thread, newly_created: true });
+        return [201, thread];
+      },
+    ],
+    [
+      'POST',
+      /^\/interactions\/\d+\/([^/]+)\/callback$/,
+      ([token], body) => {
+        const interaction = interactions.get(token!)!;
+        const data = body.data ?? {};
+        const flags = Number(data.flags ?? 0) | (body.type === 5 ? 128 : 0); // 128: loading ("thinking…")
+        const original = store(interaction.channelId, bot, {
+          content: data.content ?? '',
+          flags,
+          webhook_id: applicationId,
+        });
+        interaction.original = original.id;
+        return [204];
+      },
+    ],
+    [
+      'POST',
+      /^\/webhooks\/\d+\/([^/]+)$/,
+      ([token], body) => {
+        const channelId = interactions.get(token!)!.channelId;
+        return [
+          200,
+          store(channelId, bot, {
+            content: body.content ?? '',
+            flags: Number(body.flags ?? 0),
+            webhook_id: applicationId,
+          }),
+        ];
+      },
+    ],
+    [
+      'PATCH',
+      /^\/webhooks\/\d+\/([^/]+)\/messages\/([^/]+)$/,
+      ([token, id], body) => edit(byWebhook(token!, id!), body),
+    ],
+    ['GET', /^\/webhooks\/\d+\/([^/]+)\/messages\/([^/]+)$/, ([token, id]) => fetch(byWebhook(token!, id!))],
+  ];
+  const byWebhook = (token: string, id: string) =>
+    messages.get(id === '@original' ? (interactions.get(token)?.original ?? '') : id);
+
+  const handle = (method: string, path: string, body: Json): [number, unknown?, Record<string, string>?] => {
+    const override = overrides.find((o) => o.times > 0 && o.match({ method, path }));
+    if (override) {
+      override.times--;
+      return [override.response.status, override.response.body, override.response.headers];
+    }
+    for (const [verb, pattern, handler] of routes) {
+      const match = verb === method ? pattern.exec(path) : null;
+      if (match) return handler(match.slice(1), body);
+    }
+    return [404, { message: `the fake Discord has no route ${method} ${path}`, code: 0 }];
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const method = req.method ?? 'GET';
+      const path = decodeURIComponent(
+        new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/api\/v\d+/, ''),
+      );
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const body = raw ? JSON.parse(raw) : {};
+      const [status, payload, headers = {}] = handle(method, path, body);
+      calls.push({ method, path, body, status, at: Date.now() });
+      for (const wake of waiters) wake();
+      if (payload === undefined) res.writeHead(status, headers).end();
+      else
+        res
+          .writeHead(status, { 'content-type': 'application/json', ...headers })
+          .end(JSON.stringify(payload));
+    });
+  });
+
+  const gateway = new WebSocketServer({ server, path: '/gateway' });
+  gateway.on('connection', (ws) => {
+    sockets.add(ws);
+    ws.on('close', () => sockets.delete(ws));
+    ws.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 41_250 } }));
+    ws.on('message', (data) => {
+      const { op } = JSON.parse(String(data)) as { op: number };
+      if (op === 1) ws.send(JSON.stringify({ op: 11 }));
+      if (op !== 2) return;
+      const application = { id: applicationId, flags: 0 };
+      const guilds = [{ id: guildId, unavailable: true }];
+      dispatch('READY', {
+        v: 10,
+        user: bot,
+        guilds,
+        session_id: 'fake',
+        resume_gateway_url: wsUrl,
+        application,
+      });
+      const all = [...channels.values()];
+      // Without `channels`, discord.js waits 15 s before it calls itself ready.
+      dispatch('GUILD_CREATE', {
+        id: guildId,
+        name: 'Fake Guild',
+        unavailable: false,
+        joined_at: now(),
+        channels: all.filter((c) => c.type === 0),
+        threads: all.filter((c) => c.type === 11),
+        roles: [{ id: guildId, name: '@everyone', permissions: ALL_PERMISSIONS, position: 0 }],
+        members: [],
+        features: [],
+      });
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  wsUrl = `ws://127.0.0.1:${port}/gateway`;
+
+  return {
+    /** The REST base to give discord.js (`rest.api`), i.e. DISCORD_API_URL. */
+    apiUrl: `http://127.0.0.1:${port}/api`,
+    bot,
+    applicationId,
+    guildId,
+    /** A text channel of the guild. */
+    channelId: general.id as string,
+    /** Every REST call, in arrival order. */
+    calls,
+    /** The messages of a channel, oldest first, as they look now. */
+    messages: (channelId: string) => [...messages.values()].filter((m) => m.channel_id === channelId),
+    /** An interaction's original response, by interaction token. */
+    original: (token: string) => byWebhook(token, '@original'),
+    /** Makes a user (a person unless `bot`). */
+    user(name: string, options: { bot?: boolean } = {}): FakeUser {
+      const user: FakeUser = { id: snowflake(), username: name, discriminator: '0', global_name: name };
+      return options.bot ? { ...user, bot: true } : user;
+    },
+    /** Adds a text channel to the guild, announced with CHANNEL_CREATE. */
+    addChannel(name = 'other'): string {
+      const channel = addChannel({ type: 0, name });
+      dispatch('CHANNEL_CREATE', channel);
+      return channel.id;
+    },
+    /** Adds a public thread under `parentId`, announced with THREAD_CREATE. */
+    addThread(parentId: string, name = 'a thread'): string {
+      const thread = addChannel({ type: 11, name, parent_id: parentId, thread_metadata: threadMetadata() });
+      dispatch('THREAD_CREATE', { ...thread, newly_created: true });
+      return thread.id;
+    },
+    /** A DM channel with `user`; discord.js learns of it from its first message (Partials.Channel). */
+    addDm(user: FakeUser): string {
+      const id = snowflake();
+      channels.set(id, { id, type: 1, recipients: [user] });
+      return id;
+    },
+    /** Dispatches MESSAGE_CREATE; `mentions` lists the users mentioned (include `bot` to mention the bot). */
+    sendMessage(options: {
+      channelId: string;
+      author: FakeUser;
+      content: string;
+      mentions?: FakeUser[];
+      nick?: string;
+    }) {
+      const { channelId, author, content, mentions = [] } = options;
+      const guild = channels.get(channelId)?.guild_id;
+      const message = store(channelId, author, { content, mentions });
+      if (guild) message.member = member(author, options.nick);
+      dispatch('MESSAGE_CREATE', message);
+      return message;
+    },
+    /** Dispatches INTERACTION_CREATE for a slash command with string options; returns its id and token. */
+    runCommand(options: {
+      name: string;
+      channelId: string;
+      user: FakeUser;
+      options?: Record<string, string>;
+      nick?: string;
+    }) {
+      const { name, channelId, user } = options;
+      const id = snowflake();
+      const token = `token-${id}`;
+      interactions.set(token, { channelId, user });
+      const channel = channels.get(channelId);
+      const guild = channel?.guild_id;
+      const values = Object.entries(options.options ?? {}).map(([key, value]) => ({
+        name: key,
+        type: 3,
+        value,
+      }));
+      dispatch('INTERACTION_CREATE', {
+        id,
+        application_id: applicationId,
+        type: 2,
+        token,
+        version: 1,
+        locale: 'en-US',
+        data: { id: snowflake(), name, type: 1, options: values },
+        channel_id: channelId,
+        channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
+        ...(guild ? { guild_id: guild, member: member(user, options.nick) } : { user }),
+        app_permissions: ALL_PERMISSIONS,
+        entitlements: [],
+        authorizing_integration_owners: {},
+        context: guild ? 0 : 1,
+      });
+      return { id, token };
+    },
+    /** Answers the next `times` matching calls with `response` instead of handling them. */
+    respond(match: CallMatcher, response: FakeResponse, times = 1) {
+      overrides.push({ match, response, times });
+    },
+    /** Answers the next `times` matching calls with 429 and `retry-after: seconds`. */
+    rateLimit(match: CallMatcher, seconds: number, times = 1) {
+      const body = { message: 'You are being rate limited.', retry_after: seconds, global: false };
+      const headers = { 'retry-after': String(seconds), 'x-ratelimit-scope': 'user' };
+      overrides.push({ match, times, response: { status: 429, body, headers } });
+    },
+    /** Resolves with the first call from index `from` on that satisfies `predicate`. */
+    waitForCall(predicate: (call: DiscordCall) => boolean, from = 0): Promise<DiscordCall> {
+      return new Promise((resolve) => {
+        const check = () => {
+          const found = calls.slice(from).find(predicate);
+          if (!found) return;
+          waiters.delete(check);
+          resolve(found);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const ws of sockets) ws.terminate();
+        gateway.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,131 @@
+import { createLogger } from '../../../src/core/logger.js';
+import {
+  createDiscordAdapter,
+  type DiscordAdapter,
+} from '../../../src/platforms/discord/create-discord-adapter.js';
+import type { AdapterHarness, VisibleExchange } from '../../contract/adapter-contract.js';
+import {
+  type FakeDiscord,
+  type FakeMessage,
+  type FakeUser,
+  startFakeDiscord,
+} from '../../fakes/discord-server.js';
+import type { FakeOpenAI } from '../../fakes/openai-server.js';
+import { startTestCore, type TestCore } from '../../helpers/test-core.js';
+
+/** The real adapter and core, wired to a fake Discord and a scripted model. */
+export interface DiscordBed {
+  discord: FakeDiscord;
+  model: FakeOpenAI;
+  test: TestCore;
+  adapter: DiscordAdapter;
+  /** A person in the guild. */
+  alice: FakeUser;
+  /** Sends a message as `author` (default alice), mentioning the bot unless `mention: false`; waits for the bot. */
+  say(
+    content: string,
+    options?: { channelId?: string; mention?: boolean; author?: FakeUser; nick?: string },
+  ): Promise<FakeMessage>;
+  /** Runs a slash command as alice and waits for the bot; returns the interaction token. */
+  command(name: string, options?: { channelId?: string; question?: string; nick?: string }): Promise<string>;
+  /** Waits until the bot has read every event sent so far and finished handling them. */
+  settle(): Promise<void>;
+  /** The bot's reply to `question` (the message referencing it). */
+  replyTo(question: FakeMessage): FakeMessage;
+  close(): Promise<void>;
+}
+
+/** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
+export async function startDiscordBed(env: Record<string, string> = {}): Promise<DiscordBed> {
+  const discord = await startFakeDiscord();
+  const test = await startTestCore({
+    DISCORD_TOKEN: 'fake-discord-token',
+    DISCORD_API_URL: discord.apiUrl,
+    STREAM_EDIT_INTERVAL_MS: '5',
+    ...env,
+  });
+  const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', secrets: [] });
+  const adapter = createDiscordAdapter({ config: test.config, assistant: test.core.assistant, logger });
+  await adapter.start();
+  const alice = discord.user('alice');
+  // Events are handled in gateway order, so once a later probe command is answered, earlier events were read.
+  const prober = discord.user('prober');
+  const probeChannel = discord.addDm(prober);
+
+  const settle = async () => {
+    const probe = discord.runCommand({ name: 'probe', channelId: probeChannel, user: prober });
+    await discord.waitForCall((c) => c.path.startsWith(`/interactions/${probe.id}/`));
+    await adapter.idle();
+  };
+
+  return {
+    discord,
+    model: test.fake,
+    test,
+    adapter,
+    alice,
+    settle,
+    async say(content, options = {}) {
+      const mention = options.mention ?? true;
+      const message = discord.sendMessage({
+        channelId: options.channelId ?? discord.channelId,
+        author: options.author ?? alice,
+        content: mention ? `<@${discord.bot.id}> ${content}` : content,
+        mentions: mention ? [discord.bot] : [],
+        nick: options.nick,
+      });
+      await settle();
+      return message;
+    },
+    async command(name, options = {}) {
+      const { token } = discord.runCommand({
+        name,
+        channelId: options.channelId ?? discord.channelId,
+        user: alice,
+        options: options.question === undefined ? {} : { question: options.question },
+        nick: options.nick,
+      });
+      await settle();
+      return token;
+    },
+    replyTo(question) {
+      const reply = discord
+        .messages(question.channel_id)
+        .find((m) => m.message_reference?.message_id === question.id);
+      if (!reply) throw new Error(`the bot did not reply to "${question.content}"`);
+      return reply;
+    },
+    async close() {
+      await adapter.stop();
+      await test.close();
+      await discord.close();
+    },
+  };
+}
+
+/** The adapter contract's view of Discord: conversation names map to text channels. */
+export async function discordContractHarness(): Promise<AdapterHarness> {
+  const bed = await startDiscordBed();
+  const channels = new Map<string, string>([['a', bed.discord.channelId]]);
+  const channelOf = (conversation = 'a') => {
+    if (!channels.has(conversation)) channels.set(conversation, bed.discord.addChannel(conversation));
+    return channels.get(conversation)!;
+  };
+  const ephemeral = async (name: string, conversation?: string) => {
+    const token = await bed.command(name, { channelId: channelOf(conversation) });
+    return bed.discord.original(token)?.content ?? '';
+  };
+  return {
+    model: bed.model,
+    async ask(text, conversation): Promise<VisibleExchange> {
+      const question = await bed.say(text, { channelId: channelOf(conversation) });
+      const reply = bed.replyTo(question);
+      // The reasoning thread is started from the reply, so it shares the reply's id.
+      const steps = bed.discord.messages(reply.id).map((m) => m.content);
+      return { answer: reply.content, steps: steps.join('\n') };
+    },
+    reset: (conversation) => ephemeral('reset', conversation),
+    memory: (conversation) => ephemeral('memory', conversation),
+    close: () => bed.close(),
+  };
+}
