@@ -16,6 +16,8 @@ export interface ConsoleChatOptions {
   /** Interactive terminal (prompt, colours, live answer) or plain line-by-line mode for pipes. */
   tty: boolean;
   author: string;
+  /** Conversation key; defaults to {@link CONSOLE_KEY}. */
+  key?: string;
 }
 
 /** The terminal chat; `finished` resolves when input ends and the last answer is out. */
@@ -28,6 +30,7 @@ const HELP = 'Commands: /reset forgets this chat, /memory shows what is remember
 /** A terminal chat: one message per line; `/reset`, `/memory`, `/help`, `/quit`. */
 export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   const { assistant, output, tty } = options;
+  const key = options.key ?? CONSOLE_KEY;
   const write = (text: string) => output.write(text);
   const render = createConsoleRenderer({
     write,
@@ -54,16 +57,16 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
         write(`${HELP}\n`);
         return true;
       case '/reset':
-        await assistant.reset(CONSOLE_KEY);
+        await assistant.reset(key);
         write('Memory of this chat cleared.\n');
         return true;
       case '/memory':
-        write(`${formatMemoryReport(await assistant.memory(CONSOLE_KEY))}\n`);
+        write(`${formatMemoryReport(await assistant.memory(key))}\n`);
         return true;
     }
     current = new AbortController();
     const outcome = await assistant.ask(
-      { key: CONSOLE_KEY, author: options.author, text, signal: current.signal },
+      { key, author: options.author, text, signal: current.signal },
       render,
     );
     current = undefined;
