@@ -136,6 +136,29 @@ describe('SQLite conversation store', () => {
     expect(await store.load('k')).toEqual(after);
   });
 
+  it('refuses a compaction from an older version even when the turn count happens to match', async () => {
+    const store = openStore();
+    const ids: number[] = [];
+    for (let n = 1; n <= 3; n++) ids.push((await store.appendTurn('k', turn(n))).id);
+    const stale = await store.load('k');
+    await store.compact('k', {
+      throughId: ids[0]!,
+      foldedTurns: 1,
+      expectedVersion: stale.version,
+      summary: { text: 'turn 1', tokens: 2 },
+    });
+    const current = await store.load('k');
+    expect(
+      await store.compact('k', {
+        throughId: ids[2]!,
+        foldedTurns: 2,
+        expectedVersion: stale.version,
+        summary: { text: 'made without turn 1', tokens: 3 },
+      }),
+    ).toBe(false);
+    expect(await store.load('k')).toEqual(current);
+  });
+
   it('reset forgets turns and summary, and refuses compactions planned before it', async () => {
     const store = openStore();
     const first = await store.appendTurn('k', turn(1));
