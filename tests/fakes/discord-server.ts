@@ -96,6 +96,9 @@ export async function startFakeDiscord() {
     const frame = JSON.stringify({ op: 0, t, s: ++seq, d });
     for (const ws of sockets) ws.send(frame);
   };
+  // discord.js needs `channel_type` to build a DM channel it has not seen (Partials.Channel).
+  const dispatchMessage = (message: FakeMessage) =>
+    dispatch('MESSAGE_CREATE', { ...message, channel_type: channels.get(message.channel_id)?.type });
   const store = (channelId: string, author: FakeUser, fields: Json): FakeMessage => {
     const guild = channels.get(channelId)?.guild_id;
     const message: FakeMessage = {
@@ -159,7 +162,7 @@ export async function startFakeDiscord() {
         const ref = body.message_reference;
         const fields = ref ? { type: 19, message_reference: { ...ref, channel_id: channelId } } : {};
         const message = store(channelId!, bot, { content: body.content ?? '', ...fields });
-        dispatch('MESSAGE_CREATE', message); // Discord echoes the bot's own messages to it
+        dispatchMessage(message); // Discord echoes the bot's own messages to it
         return [200, message];
       },
     ],
@@ -339,7 +342,7 @@ export async function startFakeDiscord() {
       const guild = channels.get(channelId)?.guild_id;
       const message = store(channelId, author, { content, mentions });
       if (guild) message.member = member(author, options.nick);
-      dispatch('MESSAGE_CREATE', message);
+      dispatchMessage(message);
       return message;
     },
     /** Dispatches INTERACTION_CREATE for a slash command with string options; returns its id and token. */
