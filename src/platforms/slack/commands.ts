@@ -1,0 +1,87 @@
+import type { App, RespondFn } from '@slack/bolt';
+import type { Config } from '../../config.js';
+import { cut, formatMemoryReport } from '../shared/format-step.js';
+import { conversationKey } from './conversation-key.js';
+import type { IntakeDeps } from './intake.js';
+import { CONTEXT_CHARS } from './limits.js';
+import { plainToMrkdwn } from './mrkdwn.js';
+import { runQuestion } from './run-question.js';
+import { questionFromSlack } from './slack-text.js';
+
+type CommandNames = Pick<Config, 'SLACK_ASK_COMMAND' | 'SLACK_RESET_COMMAND' | 'SLACK_MEMORY_COMMAND'>;
+
+/**
+ * The slash commands. Each is acknowledged at once (Slack gives 3 seconds); the work runs afterwards.
+ * `/reset` and `/memory` answer only the caller (ephemeral, via the command's response_url).
+ */
+export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps): void {
+  const { assistant, work, logger } = deps;
+  const ephemeral = (respond: RespondFn, text: string) =>
+    respond({ response_type: 'ephemeral', text }).catch((err: unknown) =>
+      logger.warn({ err: String(err) }, 'could not answer a slash command'),
+    );
+
+  app.command(names.SLACK_ASK_COMMAND, async ({ command, ack, respond, client, context }) => {
+    const text = questionFromSlack(command.text, context.botUserId);
+    if (!text) {
+      await ack({
+        response_type: 'ephemeral',
+        text: plainToMrkdwn(`Usage: ${names.SLACK_ASK_COMMAND} <your question>`),
+      });
+      return;
+    }
+    await ack();
+    const team = context.teamId ?? command.team_id;
+    // Nobody else sees the command, so the answer says who asked what. `<@U…>` shows the asker's name.
+    const asked = `<@${command.user_id}> asked: ${plainToMrkdwn(cut(text, CONTEXT_CHARS).text)}`;
+    work.run(async (signal) => {
+      const delivered = await runQuestion(
+        deps,
+        client,
+        {
+          key: conversationKey(team, command.channel_id),
+          userId: command.user_id,
+          text,
+          place: { channel: command.channel_id },
+          layout: 'channel',
+          context: asked,
+        },
+        signal,
+      );
+      if (!delivered) {
+        await ephemeral(
+          respond,
+          'I could not post in this channel: add me to it first (`/invite`), then ask again.',
+        );
+      }
+    });
+  });
+
+  app.command(names.SLACK_RESET_COMMAND, async ({ command, ack, respond, context }) => {
+    await ack();
+    const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
+    work.run(async () => {
+      try {
+        await assistant.reset(key);
+        await ephemeral(respond, 'Done: I have forgotten our conversation in this channel.');
+      } catch (err) {
+        logger.error({ key, err: String(err) }, 'reset failed');
+        await ephemeral(respond, 'Sorry, I could not reset my memory of this channel; try again shortly.');
+      }
+    });
+  });
+
+  app.command(names.SLACK_MEMORY_COMMAND, async ({ command, ack, respond, context }) => {
+    await ack();
+    const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
+    work.run(async () => {
+      try {
+        const report = formatMemoryReport(await assistant.memory(key));
+        await ephemeral(respond, `*What I remember of this channel*\n${plainToMrkdwn(report)}`);
+      } catch (err) {
+        logger.error({ key, err: String(err) }, 'memory report failed');
+        await ephemeral(respond, 'Sorry, I could not read my memory of this channel; try again shortly.');
+      }
+    });
+  });
+}

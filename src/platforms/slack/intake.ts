@@ -1,0 +1,98 @@
+import type { webApi } from '@slack/bolt';
+import type { Logger } from '../../core/logger.js';
+import { conversationKey } from './conversation-key.js';
+import type { Deduper } from './event-dedupe.js';
+import { type RunDeps, runQuestion } from './run-question.js';
+import { questionFromSlack } from './slack-text.js';
+import type { Work } from './work.js';
+
+/** The fields of a Slack message event (`app_mention` or `message`) that intake looks at. */
+export interface IncomingMessage {
+  user?: string | undefined;
+  text?: string | undefined;
+  ts: string;
+  channel: string;
+  channel_type?: string | undefined;
+  thread_ts?: string | undefined;
+  subtype?: string | undefined;
+  bot_id?: string | undefined;
+  edited?: unknown;
+}
+
+/** Where an event came from. */
+export interface Delivery {
+  eventId?: string | undefined;
+  teamId: string;
+  botUserId?: string | undefined;
+  retryNum?: number | undefined;
+}
+
+/** What intake needs. */
+export interface IntakeDeps extends RunDeps {
+  work: Work;
+  dedupe: Deduper;
+  logger: Logger;
+}
+
+/** Turns Slack message events into runs. Returns at once: the run goes on in the background. */
+export interface Intake {
+  /** `app_mention`: the bot was mentioned in a channel it is in. */
+  mention(message: IncomingMessage, delivery: Delivery, client: webApi.WebClient): void;
+  /** `message`: only direct messages with the bot are questions (no mention needed). */
+  message(message: IncomingMessage, delivery: Delivery, client: webApi.WebClient): void;
+}
+
+/** Creates the event intake: filtering, de-duplication, and the hand-off to a background run. */
+export function createIntake(deps: IntakeDeps): Intake {
+  const { work, dedupe, logger } = deps;
+
+  function accept(message: IncomingMessage, delivery: Delivery, client: webApi.WebClient): void {
+    // Bots (this one included), edits, joins, deletions and every other subtype never start a run.
+    if (message.subtype || message.bot_id || message.edited) return;
+    if (!message.user || message.user === delivery.botUserId) return;
+    const keys = [`message:${message.channel}:${message.ts}`];
+    if (delivery.eventId) keys.push(`event:${delivery.eventId}`);
+    if (!dedupe.firstTime(...keys)) {
+      logger.debug({ eventId: delivery.eventId, retryNum: delivery.retryNum }, 'duplicate delivery ignored');
+      return;
+    }
+    // A reply in a thread has a thread_ts other than its own ts; a thread's parent message does not.
+    const threadTs = message.thread_ts && message.thread_ts !== message.ts ? message.thread_ts : undefined;
+    const text = questionFromSlack(message.text ?? '', delivery.botUserId);
+    const user = message.user;
+    if (!text) {
+      work.run(async () => {
+        await client.chat
+          .postEphemeral({
+            channel: message.channel,
+            user,
+            ...(threadTs ? { thread_ts: threadTs } : {}),
+            text: 'Ask me something after the mention, e.g. "what is 123 * 456?"',
+          })
+          .catch((err: unknown) => logger.warn({ err: String(err) }, 'could not post the usage hint'));
+      });
+      return;
+    }
+    work.run(async (signal) => {
+      await runQuestion(
+        deps,
+        client,
+        {
+          key: conversationKey(delivery.teamId, message.channel, threadTs),
+          userId: user,
+          text,
+          place: { channel: message.channel, threadTs },
+          layout: threadTs ? 'thread' : 'channel',
+        },
+        signal,
+      );
+    });
+  }
+
+  return {
+    mention: accept,
+    message(message, delivery, client) {
+      if (message.channel_type === 'im') accept(message, delivery, client);
+    },
+  };
+}

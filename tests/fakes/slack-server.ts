@@ -1,0 +1,400 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+
+// biome-ignore lint/suspicious/noExplicitAny: Slack payloads are loose JSON; tests read the fields they need.
+type Json = any;
+
+/** One Web API call the fake received (`chat.postMessage`, `chat.update`, `users.info`, …). */
+export interface SlackApiCall {
+  method: string;
+  /** The bearer token the call carried. */
+  token: string | undefined;
+  /** Arguments, with JSON-encoded fields (blocks, attachments) parsed. */
+  args: Json;
+  /** The JSON the fake answered (or the status of an override such as a 429). */
+  reply: Json;
+  /** `performance.now()` when the call arrived, for benchmarks that count calls per second. */
+  at: number;
+}
+
+/** A message the bot posted; `chat.update` edits it in place and keeps the versions. */
+export interface FakeSlackMessage {
+  channel: string;
+  ts: string;
+  threadTs: string | undefined;
+  text: string;
+  blocks: Json[] | undefined;
+  /** Every version, first post included. */
+  versions: { text: string; blocks: Json[] | undefined; at: number }[];
+}
+
+/** A message posted to a slash command's `response_url` (what `respond()` sends). */
+export interface FakeResponse {
+  id: string;
+  body: Json;
+}
+
+/** A Slack user for `users.info`. */
+export interface FakeSlackUser {
+  name: string;
+  display_name?: string;
+  real_name?: string;
+}
+
+/** A non-JSON-200 answer for an overridden call (errors, rate limits). */
+export class HttpReply {
+  constructor(
+    readonly status: number,
+    readonly body: Json = {},
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+/** Replaces the fake's answer to a call; return undefined to let the fake answer normally. */
+export type ApiOverride = (call: { method: string; args: Json }) => Json | HttpReply | undefined;
+
+/** Options of {@link startFakeSlack}. */
+export interface FakeSlackOptions {
+  team?: string;
+  botUserId?: string;
+  botId?: string;
+  /** Users `users.info` knows; any other id answers `user_not_found`. */
+  users?: Record<string, FakeSlackUser>;
+}
+
+/** A local Slack: the Web API under `/api/`, `response_url`s under `/response/`, Socket Mode at `/socket`. */
+export type FakeSlack = Awaited<ReturnType<typeof startFakeSlack>>;
+
+let tsCounter = 0;
+/** Slack timestamps are unique per channel and sort by time; these are unique and rising. */
+const nextTs = () =>
+  `${1_800_000_000 + Math.floor(++tsCounter / 1000)}.${String(tsCounter % 1_000_000).padStart(6, '0')}`;
+
+/** Starts a fake Slack on a free loopback port, recording every call. */
+export async function startFakeSlack(options: FakeSlackOptions = {}) {
+  const team = options.team ?? 'T0001';
+  const botUserId = options.botUserId ?? 'UBOT';
+  const botId = options.botId ?? 'BBOT';
+  const users = new Map(Object.entries(options.users ?? {}));
+  const calls: SlackApiCall[] = [];
+  const messages: FakeSlackMessage[] = [];
+  const ephemerals: Json[] = [];
+  const responses: FakeResponse[] = [];
+  const overrides: ApiOverride[] = [];
+  const watchers = new Set<() => void>();
+  const notify = () => {
+    for (const watcher of watchers) watcher();
+  };
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const path = new URL(req.url ?? '/', 'http://fake').pathname;
+      let status = 200;
+      let headers: Record<string, string> = {};
+      let body: Json;
+      if (path.startsWith('/api/')) {
+        const method = path.slice('/api/'.length);
+        const args = parseArgs(req, raw);
+        const override = overrides.map((o) => o({ method, args })).find((r) => r !== undefined);
+        const reply = override ?? answer(method, args, req);
+        if (reply instanceof HttpReply) ({ status, headers, body } = reply);
+        else body = reply;
+        calls.push({ method, token: bearer(req), args, reply: body ?? { status }, at: performance.now() });
+      } else if (path.startsWith('/response/')) {
+        responses.push({ id: path.slice('/response/'.length), body: parseArgs(req, raw) });
+        body = { ok: true };
+      } else {
+        status = 404;
+        body = { ok: false, error: 'unknown_path' };
+      }
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+      notify();
+    });
+  });
+
+  function answer(method: string, args: Json, req: IncomingMessage): Json {
+    switch (method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          url: 'https://fake.slack.com/',
+          team: 'Fake',
+          user: 'thinkthread',
+          team_id: team,
+          user_id: botUserId,
+          bot_id: botId,
+        };
+      case 'apps.connections.open':
+        return { ok: true, url: `ws://${req.headers.host}/socket` };
+      case 'users.info': {
+        const user = users.get(args.user);
+        if (!user) return { ok: false, error: 'user_not_found' };
+        const profile = { display_name: user.display_name ?? '', real_name: user.real_name ?? '' };
+        return { ok: true, user: { id: args.user, name: user.name, real_name: user.real_name, profile } };
+      }
+      case 'chat.postMessage': {
+        if (!args.channel) return { ok: false, error: 'channel_not_found' };
+        const ts = nextTs();
+        const message: FakeSlackMessage = {
+          channel: args.channel,
+          ts,
+          threadTs: args.thread_ts || undefined,
+          text: args.text ?? '',
+          blocks: args.blocks,
+          versions: [{ text: args.text ?? '', blocks: args.blocks, at: performance.now() }],
+        };
+        messages.push(message);
+        return {
+          ok: true,
+          channel: args.channel,
+          ts,
+          message: { type: 'message', text: message.text, user: botUserId, bot_id: botId, ts },
+        };
+      }
+      case 'chat.update': {
+        const message = messages.find((m) => m.channel === args.channel && m.ts === args.ts);
+        if (!message) return { ok: false, error: 'message_not_found' };
+        message.text = args.text ?? '';
+        message.blocks = args.blocks;
+        message.versions.push({ text: message.text, blocks: message.blocks, at: performance.now() });
+        return { ok: true, channel: args.channel, ts: args.ts, text: message.text };
+      }
+      case 'chat.postEphemeral':
+        ephemerals.push(args);
+        return { ok: true, message_ts: nextTs() };
+      default:
+        return { ok: true };
+    }
+  }
+
+  // Socket Mode: one JSON envelope per event; the client acks with the same envelope_id.
+  const wss = new WebSocketServer({ noServer: true });
+  const sockets = new Set<WebSocket>();
+  const pendingAcks = new Map<string, (payload: Json) => void>();
+  let connections = 0;
+  server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://fake').pathname !== '/socket') return socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      connections++;
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      ws.on('message', (data) => {
+        const frame = JSON.parse(String(data));
+        pendingAcks.get(frame.envelope_id)?.(frame.payload ?? {});
+        pendingAcks.delete(frame.envelope_id);
+        notify();
+      });
+      ws.send(JSON.stringify({ type: 'hello', num_connections: 1, connection_info: { app_id: 'A0001' } }));
+      notify();
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  /** Resolves with `probe()`'s first truthy value, checked now and after every request the fake handles. */
+  function waitFor<T>(probe: () => T | undefined | null | false, timeoutMs = 10_000): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const value = probe();
+        if (!value) return;
+        done();
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`fake Slack: condition not met within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        watchers.delete(check);
+      };
+      watchers.add(check);
+      check();
+    });
+  }
+
+  return {
+    url,
+    /** Give this to the app as `slackApiUrl` (SLACK_API_URL). */
+    apiUrl: `${url}/api/`,
+    team,
+    botUserId,
+    botId,
+    calls,
+    messages,
+    ephemerals,
+    responses,
+    /** A fresh `response_url` for a slash command; what is posted to it lands in `responses`. */
+    responseUrl: (id: string = randomUUID()) => `${url}/response/${id}`,
+    /** Adds a user `users.info` knows. */
+    addUser: (id: string, user: FakeSlackUser) => users.set(id, user),
+    /** Overrides answers (e.g. `chat.postMessage` → `{ ok: false, error: 'not_in_channel' }`, or a 429). */
+    override: (fn: ApiOverride) => overrides.push(fn),
+    waitFor,
+    /** Calls of one Web API method, in order. */
+    callsTo: (method: string) => calls.filter((c) => c.method === method),
+    socket: {
+      /** Socket Mode connections opened so far. */
+      get connections() {
+        return connections;
+      },
+      /**
+       * Sends an envelope (`events_api` with an event_callback payload, or `slash_commands` with the
+       * command's fields) and resolves with the payload of the client's ack.
+       */
+      async send(
+        type: 'events_api' | 'slash_commands',
+        payload: Json,
+        retry?: { attempt: number; reason?: string },
+      ): Promise<Json> {
+        const ws = await waitFor(() => [...sockets].find((s) => s.readyState === s.OPEN));
+        const envelopeId = randomUUID();
+        const acked = new Promise<Json>((resolve) => pendingAcks.set(envelopeId, resolve));
+        ws.send(
+          JSON.stringify({
+            envelope_id: envelopeId,
+            type,
+            payload,
+            accepts_response_payload: type === 'slash_commands',
+            ...(retry
+              ? { retry_attempt: retry.attempt, retry_reason: retry.reason ?? 'timeout' }
+              : { retry_attempt: 0 }),
+          }),
+        );
+        return acked;
+      },
+    },
+    async close() {
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The text a person sees in a message: its blocks (or its text without blocks), with Slack's escapes undone. */
+export function visibleText(message: { text: string; blocks?: Json[] | undefined }): string {
+  const parts = message.blocks?.length
+    ? message.blocks.flatMap((b: Json) =>
+        b.type === 'section'
+          ? [b.text?.text ?? '']
+          : b.type === 'context'
+            ? b.elements.map((e: Json) => e.text ?? '')
+            : [],
+      )
+    : [message.text];
+  return unescapeSlack(parts.join('\n'));
+}
+
+/** Undoes Slack's three escapes (`&lt;`, `&gt;`, `&amp;`). */
+export function unescapeSlack(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** An `event_callback` body as Slack sends it, for `event` (an `app_mention` or `message` event). */
+export function eventCallback(
+  event: Json,
+  options: { team?: string; botUserId?: string; eventId?: string } = {},
+): Json {
+  const team = options.team ?? 'T0001';
+  return {
+    token: 'legacy-verification-token',
+    team_id: team,
+    api_app_id: 'A0001',
+    event: { event_ts: event.ts, ...event },
+    type: 'event_callback',
+    event_id: options.eventId ?? `Ev${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [
+      { team_id: team, user_id: options.botUserId ?? 'UBOT', is_bot: true, is_enterprise_install: false },
+    ],
+    is_ext_shared_channel: false,
+  };
+}
+
+/** A user message ts, unique and rising like Slack's. */
+export const userTs = nextTs;
+
+/** The `v0=` signature Slack puts in `x-slack-signature`: HMAC-SHA256 of `v0:<timestamp>:<raw body>`. */
+export function slackSignature(secret: string, timestamp: number, body: string): string {
+  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+}
+
+/** Options of {@link sendSigned}. */
+export interface SignedRequestOptions {
+  signingSecret: string;
+  /** Unix seconds; defaults to now (older than 5 minutes is stale). */
+  timestamp?: number;
+  /** Overrides the computed signature (to send a bad one). */
+  signature?: string;
+  /** Sets `x-slack-retry-num` (and a retry reason), as Slack does on redelivery. */
+  retryNum?: number;
+}
+
+/**
+ * Posts to a Bolt HTTP endpoint as Slack does: JSON for events, or `application/x-www-form-urlencoded`
+ * (exactly; a charset suffix makes Bolt answer 400) for slash commands, signed with the signing secret.
+ */
+export function sendSigned(
+  url: string,
+  payload: { json: Json } | { form: Record<string, string> },
+  options: SignedRequestOptions,
+): Promise<{ status: number; body: string }> {
+  const body =
+    'json' in payload ? JSON.stringify(payload.json) : new URLSearchParams(payload.form).toString();
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {
+    'content-type': 'json' in payload ? 'application/json' : 'application/x-www-form-urlencoded',
+    'content-length': String(Buffer.byteLength(body)),
+    'x-slack-request-timestamp': String(timestamp),
+    'x-slack-signature': options.signature ?? slackSignature(options.signingSecret, timestamp, body),
+    ...(options.retryNum
+      ? { 'x-slack-retry-num': String(options.retryNum), 'x-slack-retry-reason': 'http_timeout' }
+      : {}),
+  };
+  return new Promise((resolve, reject) => {
+    // No keep-alive: a test's server can then stop without waiting for idle sockets.
+    const req = request(url, { method: 'POST', headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function parseArgs(req: IncomingMessage, raw: string): Json {
+  if (!raw) return {};
+  if (String(req.headers['content-type']).includes('application/json')) return JSON.parse(raw);
+  const args: Json = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    // The Web API client sends objects and arrays (blocks, attachments…) as JSON inside form fields.
+    args[key] = JSON_FIELDS.has(key) ? tryJson(value) : value;
+  }
+  return args;
+}
+
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'unfurls']);
+
+function tryJson(value: string): Json {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  return /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+}

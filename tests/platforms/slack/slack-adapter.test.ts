@@ -1,0 +1,305 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventCallback, userTs, visibleText } from '../../fakes/slack-server.js';
+import { startGatedModel } from './gated-model.js';
+import {
+  ALICE,
+  ask,
+  CHANNEL,
+  directMessage,
+  mention,
+  replies,
+  type SlackHarness,
+  type SlackMode,
+  seen,
+  startSlackHarness,
+  topLevel,
+} from './slack-harness.js';
+
+const CALCULATOR_RUN = [
+  {
+    content: 'I will use the calculator.',
+    toolCalls: [{ name: 'calculator', arguments: { expression: '123 * 456 + 789' } }],
+  },
+  { content: 'The result is **56877**.' },
+];
+
+/** The last user message the model received. */
+const lastQuestion = (h: SlackHarness, request = -1) =>
+  h.model.requests
+    .at(request)!
+    .body.messages.filter((m) => m.role === 'user')
+    .at(-1)!.content;
+
+describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) => {
+  let h: SlackHarness;
+  const start = async (options?: Parameters<typeof startSlackHarness>[1]) => {
+    h = await startSlackHarness(mode, options);
+    return h;
+  };
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  it('answers a mention in one channel message and puts each step in its thread', async () => {
+    await start();
+    h.model.script(...CALCULATOR_RUN);
+    const delivered = await ask(h, mention('what is 123 * 456 + 789?'));
+    expect(delivered.status).toBe(200);
+
+    const [answer, ...others] = topLevel(h);
+    expect(others).toEqual([]); // the steps are not in the channel
+    expect(visibleText(answer!.versions[0]!)).toBe('_Thinking…_');
+    expect(visibleText(answer!)).toBe('The result is *56877*.');
+    expect(answer!.text).toBe('The result is *56877*.'); // fallback for notifications
+
+    expect(replies(h, CHANNEL, answer!.ts).map(visibleText)).toEqual([
+      '*Thought:* I will use the calculator.',
+      '*Action:* `calculator {"expression":"123 * 456 + 789"}`',
+      expect.stringMatching(/^\*Observation:\*\n> .*56,?877/),
+    ]);
+    // The bot's mention is stripped and the asker is named by display name.
+    expect(lastQuestion(h, 0)).toBe('[Alice] what is 123 * 456 + 789?');
+  });
+
+  it('shows the answer while it streams, by editing the answer message', async () => {
+    const first = 'Streaming part one. '.repeat(10); // past the core's hold-back for thoughts
+    const model = await startGatedModel(first, 'The end.');
+    try {
+      await start({ env: { OPENAI_BASE_URL: model.url } });
+      await h.deliver(eventCallback(mention('tell me a story')));
+      // Part of the answer is on screen while the model still holds back the rest.
+      await h.slack.waitFor(() => topLevel(h).some((m) => visibleText(m).startsWith('Streaming part one.')));
+      expect(visibleText(topLevel(h)[0]!)).not.toContain('The end.');
+      model.release();
+      await h.settle();
+      const [answer] = topLevel(h);
+      expect(visibleText(answer!)).toBe(`${first}The end.`);
+      expect(h.slack.callsTo('chat.update').length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('answers a mention inside a thread in that thread, with the steps in one edited message', async () => {
+    await start();
+    h.model.script(...CALCULATOR_RUN, { content: 'Nothing from that thread.' });
+    const parent = userTs();
+    await ask(h, mention('what is 123 * 456 + 789?', { threadTs: parent }));
+
+    expect(topLevel(h)).toEqual([]);
+    const [answer, steps, ...more] = replies(h, CHANNEL, parent);
+    expect(more).toEqual([]);
+    expect(visibleText(answer!)).toBe('The result is *56877*.');
+    expect(visibleText(steps!)).toMatch(
+      /^\*Thought:\* I will use the calculator\.\n\*Action:\* `calculator .*`\n\*Observation:\*\n> .*56,?877/,
+    );
+    // Posted with the first step, edited as the others arrived.
+    expect(visibleText(steps!.versions[0]!)).not.toContain('Observation');
+
+    // A thread is its own conversation: the channel does not remember it.
+    await ask(h, mention('what did I ask?'));
+    expect(JSON.stringify(h.model.requests.at(-1)!.body.messages)).not.toContain('123 * 456');
+  });
+
+  it('acks /ask at once, then answers in the channel under the question', async () => {
+    await start();
+    h.model.script(...CALCULATOR_RUN);
+    const delivered = await h.command('/ask', 'what is 123 * 456 + 789?');
+    expect(delivered.status).toBe(200);
+    expect(delivered.ack?.text).toBeUndefined(); // no usage error, nothing shown privately
+    await h.settle();
+
+    const [answer, ...others] = topLevel(h);
+    expect(others).toEqual([]);
+    expect(visibleText(answer!)).toBe('<@UALICE> asked: what is 123 * 456 + 789?\nThe result is *56877*.');
+    expect(seen(replies(h, CHANNEL, answer!.ts))).toContain('*Action:* `calculator');
+    expect(lastQuestion(h)).toBe('[Alice] what is 123 * 456 + 789?');
+  });
+
+  it('answers /reset and /memory only to the caller', async () => {
+    await start();
+    h.model.script({ content: 'Noted.' });
+    await ask(h, mention('remember 42'));
+    const posts = h.slack.callsTo('chat.postMessage').length;
+
+    const memory = async () => {
+      await h.command('/memory', '');
+      await h.settle();
+      return h.slack.responses.at(-1)!.body;
+    };
+    expect(await memory()).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('Turns kept verbatim: 1'),
+    });
+    await h.command('/reset', '');
+    await h.settle();
+    expect(h.slack.responses.at(-1)!.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringMatching(/forgotten/),
+    });
+    expect((await memory()).text).toContain('Turns kept verbatim: 0');
+    expect(h.slack.callsTo('chat.postMessage').length).toBe(posts); // nothing in the channel
+  });
+
+  it('answers any direct message without a mention, but no unaddressed channel message', async () => {
+    await start();
+    h.model.script({ content: 'Hello Alice.' });
+    await ask(h, {
+      type: 'message',
+      channel_type: 'channel',
+      channel: CHANNEL,
+      user: ALICE,
+      text: 'chatting',
+      ts: userTs(),
+    });
+    expect(h.model.requests).toHaveLength(0);
+
+    await ask(h, directMessage('hello there'));
+    expect(seen(topLevel(h, 'D0001'))).toBe('Hello Alice.');
+    expect(lastQuestion(h)).toBe('[Alice] hello there');
+  });
+
+  it('answers an event once, even when Slack retries it while it is being handled', async () => {
+    await start();
+    h.model.script({ content: 'Only once.', delayMs: 200 });
+    const body = eventCallback(mention('hello'));
+    await h.deliver(body);
+    await h.slack.waitFor(() => topLevel(h).length === 1); // the run is under way
+    const retry = await h.deliver(body, { retryNum: 1 });
+    expect(retry.status).toBe(200); // acked, so Slack stops retrying
+    await h.settle();
+    const late = await h.deliver(body, { retryNum: 2 });
+    expect(late.status).toBe(200);
+    await h.settle();
+
+    expect(h.model.requests).toHaveLength(1);
+    expect(topLevel(h).map(visibleText)).toEqual(['Only once.']);
+  });
+
+  it('ignores bots (itself included), edits and other message subtypes', async () => {
+    await start();
+    const ignored = [
+      { ...mention('from a bot'), bot_id: 'BOTHER' },
+      { ...mention('edited'), edited: { user: ALICE, ts: userTs() } },
+      { ...directMessage('from another bot'), bot_id: 'BOTHER', user: 'UOTHERBOT' },
+      { ...directMessage('from myself'), user: 'UBOT', bot_id: 'BBOT' },
+      { ...directMessage('changed'), subtype: 'message_changed' },
+      { ...directMessage('joined'), subtype: 'channel_join' },
+    ];
+    for (const event of ignored) await ask(h, event);
+    expect(h.model.requests).toHaveLength(0);
+    expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('converts the model’s Markdown to Slack mrkdwn', async () => {
+    await start();
+    h.model.script({
+      content: [
+        '## Summary',
+        'This is **bold**, *italic*, ~~struck~~ and `code`, see [the docs](https://example.com/a?b=1&c=2).',
+        '- first',
+        '- second',
+        '```ts',
+        'if (a < b && c) {}',
+        '```',
+      ].join('\n'),
+    });
+    await ask(h, mention('format please'));
+    expect(topLevel(h)[0]!.text).toBe(
+      [
+        '*Summary*',
+        'This is *bold*, _italic_, ~struck~ and `code`, see <https://example.com/a?b=1&amp;c=2|the docs>.',
+        '• first',
+        '• second',
+        '```',
+        'if (a &lt; b &amp;&amp; c) {}',
+        '```',
+      ].join('\n'),
+    );
+  });
+
+  it('splits a long answer into several messages within Slack’s limits', async () => {
+    await start();
+    const paragraphs = Array.from(
+      { length: 40 },
+      (_, i) => `P${i + 1}: ${'lorem ipsum '.repeat(75).trim()}.`,
+    );
+    h.model.script({ content: paragraphs.join('\n\n') });
+    await ask(h, mention('write a lot'));
+
+    const messages = topLevel(h);
+    expect(messages.length).toBeGreaterThan(1);
+    expect(visibleText(messages[0]!.versions[0]!)).toBe('_Thinking…_'); // the first part is the edited placeholder
+    for (const message of messages) {
+      expect(message.blocks!.length).toBeLessThanOrEqual(50);
+      expect(message.text.length).toBeLessThanOrEqual(40_000);
+      for (const block of message.blocks!) expect(block.text.text.length).toBeLessThanOrEqual(3000);
+    }
+    const all = seen(messages);
+    const order = paragraphs.map((p) => all.indexOf(p.slice(0, 8)));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(all.replace(/\s+/g, ' ')).toBe(paragraphs.join(' '));
+  });
+
+  it('never lets model text ping the channel or anyone', async () => {
+    await start();
+    h.model.script(
+      {
+        content: 'Thinking about <!everyone> and @here.',
+        toolCalls: [{ name: 'calculator', arguments: { expression: '1 + 1' } }],
+      },
+      { content: 'Attention <!channel> <!here|here> @channel @everyone <@U999> <!subteam^S123|@team>' },
+    );
+    await ask(h, mention('ping everyone'));
+
+    const posted = JSON.stringify(
+      h.slack.calls.filter((c) => c.method.startsWith('chat.')).map((c) => c.args),
+    );
+    expect(posted).not.toMatch(/<!|<@/); // no Slack mention markup at all
+    expect(posted).not.toMatch(/@(channel|here|everyone)/i); // plain broadcasts are broken up
+    // People still read what the model wrote.
+    expect(visibleText(topLevel(h)[0]!).replace(/\u200B/g, '')).toBe(
+      'Attention <!channel> <!here|here> @channel @everyone <@U999> <!subteam^S123|@team>',
+    );
+  });
+
+  it('ends a model failure with a short message where the answer would be, and keeps going', async () => {
+    await start();
+    h.model.script(
+      { status: 400, body: { error: { message: 'context length exceeded' } } },
+      { content: 'Back.' },
+    );
+    await ask(h, mention('first'));
+    const [failed] = topLevel(h);
+    expect(visibleText(failed!)).toMatch(/^:warning: .*model/i);
+    expect(visibleText(failed!).length).toBeLessThan(300);
+    expect(replies(h, CHANNEL, failed!.ts)).toEqual([]);
+
+    await ask(h, mention('second'));
+    expect(visibleText(topLevel(h)[1]!)).toBe('Back.');
+  });
+
+  it('tells the asker privately when /ask cannot post in the channel', async () => {
+    await start();
+    h.slack.override(({ method, args }) =>
+      method === 'chat.postMessage' && args.channel === 'CNOTIN'
+        ? { ok: false, error: 'not_in_channel' }
+        : undefined,
+    );
+    h.model.script({ content: 'Unseen.' });
+    await h.command('/ask', 'hello?', { channel: 'CNOTIN' });
+    await h.settle();
+    expect(h.slack.responses.at(-1)!.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('/invite'),
+    });
+  });
+
+  it('serves GET /healthz on PORT', async () => {
+    await start();
+    const res = await fetch(`http://127.0.0.1:${h.adapter.port}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok', platform: 'slack', mode });
+  });
+});

@@ -1,0 +1,203 @@
+import { createLogger } from '../../../src/core/logger.js';
+import { createSlackAdapter, type SlackAdapter } from '../../../src/platforms/slack/create-slack-adapter.js';
+import type { FakeOpenAI, FakeOpenAIOptions } from '../../fakes/openai-server.js';
+import {
+  eventCallback,
+  type FakeSlack,
+  type FakeSlackMessage,
+  sendSigned,
+  startFakeSlack,
+  userTs,
+  visibleText,
+} from '../../fakes/slack-server.js';
+import { startTestCore, type TestCore } from '../../helpers/test-core.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: Slack payloads are loose JSON.
+type Json = any;
+
+/** How the adapter receives events. */
+export type SlackMode = 'http' | 'socket';
+
+export const SIGNING_SECRET = 'test-signing-secret-0123456789';
+export const BOT_TOKEN = 'xoxb-test-bot-token';
+export const APP_TOKEN = 'xapp-test-app-token';
+export const ALICE = 'UALICE';
+export const CHANNEL = 'C0001';
+
+/** What came back when an event or command was delivered. */
+export interface Delivered {
+  /** HTTP status (HTTP mode) or 200 once Socket Mode acked. */
+  status: number;
+  /** The ack's body: an HTTP response body parsed as JSON if it is JSON, or the Socket Mode ack payload. */
+  ack: Json;
+}
+
+/** The real Slack adapter on the real core, wired to a fake Slack and a scripted model. */
+export interface SlackHarness {
+  mode: SlackMode;
+  slack: FakeSlack;
+  model: FakeOpenAI;
+  adapter: SlackAdapter;
+  /** Delivers an `event_callback` body as Slack would in this mode, resolving once it is acked. */
+  deliver(body: Json, options?: { retryNum?: number }): Promise<Delivered>;
+  /** Delivers a slash command, resolving with Slack's view of the ack. */
+  command(command: string, text: string, options?: { channel?: string; user?: string }): Promise<Delivered>;
+  /** Waits until every event delivered so far has been handled and its answer posted. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startSlackHarness}. */
+export interface SlackHarnessOptions {
+  /** Extra environment for the core and the adapter (strings, as in .env). */
+  env?: Record<string, string>;
+  model?: FakeOpenAIOptions;
+}
+
+/** Starts a fake Slack, the real core on a scripted model, and the real adapter in `mode`. */
+export async function startSlackHarness(
+  mode: SlackMode,
+  options: SlackHarnessOptions = {},
+): Promise<SlackHarness> {
+  const slack = await startFakeSlack({ users: { [ALICE]: { name: 'alice', display_name: 'Alice' } } });
+  let core: TestCore | undefined;
+  try {
+    core = await startTestCore(
+      {
+        SLACK_BOT_TOKEN: BOT_TOKEN,
+        ...(mode === 'http' ? { SLACK_SIGNING_SECRET: SIGNING_SECRET } : { SLACK_APP_TOKEN: APP_TOKEN }),
+        SLACK_API_URL: slack.apiUrl,
+        PORT: '0',
+        STREAM_EDIT_INTERVAL_MS: '5',
+        ...options.env,
+      },
+      options.model,
+    );
+    const { config } = core;
+    const adapter = createSlackAdapter({
+      config,
+      assistant: core.core.assistant,
+      logger: createLogger({ level: config.LOG_LEVEL, secrets: [] }),
+    });
+    await adapter.start();
+    const eventsUrl = () => `http://127.0.0.1:${adapter.port}/slack/events`;
+    const testCore = core;
+    let closed = false;
+
+    return {
+      mode,
+      slack,
+      model: core.fake,
+      adapter,
+      async deliver(body, { retryNum } = {}) {
+        if (mode === 'socket') {
+          const ack = await slack.socket.send(
+            'events_api',
+            body,
+            retryNum ? { attempt: retryNum } : undefined,
+          );
+          return { status: 200, ack };
+        }
+        const res = await sendSigned(
+          eventsUrl(),
+          { json: body },
+          { signingSecret: SIGNING_SECRET, retryNum },
+        );
+        return { status: res.status, ack: parse(res.body) };
+      },
+      async command(command, text, { channel = CHANNEL, user = ALICE } = {}) {
+        const fields = {
+          token: 'legacy-verification-token',
+          team_id: slack.team,
+          team_domain: 'fake',
+          channel_id: channel,
+          channel_name: 'general',
+          user_id: user,
+          user_name: user.toLowerCase(),
+          command,
+          text,
+          api_app_id: 'A0001',
+          is_enterprise_install: 'false',
+          response_url: slack.responseUrl(),
+          trigger_id: `trigger.${Date.now()}`,
+        };
+        if (mode === 'socket') return { status: 200, ack: await slack.socket.send('slash_commands', fields) };
+        const res = await sendSigned(eventsUrl(), { form: fields }, { signingSecret: SIGNING_SECRET });
+        return { status: res.status, ack: parse(res.body) };
+      },
+      settle: () => adapter.idle(),
+      async close() {
+        if (closed) return;
+        closed = true;
+        try {
+          await adapter.stop();
+        } finally {
+          await testCore.close();
+          await slack.close();
+        }
+      },
+    };
+  } catch (err) {
+    await core?.close();
+    await slack.close();
+    throw err;
+  }
+}
+
+/** An `app_mention` event from `user` in `channel` (a reply in `threadTs` when given). */
+export function mention(
+  text: string,
+  options: { channel?: string; user?: string; threadTs?: string; ts?: string } = {},
+): Json {
+  return {
+    type: 'app_mention',
+    user: options.user ?? ALICE,
+    text: `<@UBOT> ${text}`,
+    ts: options.ts ?? userTs(),
+    channel: options.channel ?? CHANNEL,
+    ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+  };
+}
+
+/** A `message` event in a DM with the bot (channel_type `im`). */
+export function directMessage(text: string, options: { channel?: string; user?: string } = {}): Json {
+  return {
+    type: 'message',
+    channel_type: 'im',
+    user: options.user ?? ALICE,
+    text,
+    ts: userTs(),
+    channel: options.channel ?? 'D0001',
+  };
+}
+
+/** Delivers `event` wrapped in an event_callback, then waits for the bot to finish with it. */
+export async function ask(h: SlackHarness, event: Json): Promise<Delivered> {
+  const delivered = await h.deliver(eventCallback(event));
+  await h.settle();
+  return delivered;
+}
+
+/** The bot's messages at the top of `channel` (not in any thread), oldest first. */
+export function topLevel(h: SlackHarness, channel = CHANNEL): FakeSlackMessage[] {
+  return h.slack.messages.filter((m) => m.channel === channel && !m.threadTs);
+}
+
+/** The bot's replies in the thread of `threadTs`. */
+export function replies(h: SlackHarness, channel: string, threadTs: string): FakeSlackMessage[] {
+  return h.slack.messages.filter((m) => m.channel === channel && m.threadTs === threadTs);
+}
+
+/** What people see of several messages, one after another. */
+export function seen(messages: readonly FakeSlackMessage[]): string {
+  return messages.map(visibleText).join('\n');
+}
+
+function parse(body: string): Json {
+  if (!body) return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
