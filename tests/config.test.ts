@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config.js';
+import { ConfigError } from '../src/core/errors.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    parseConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return [...err.problems];
+    throw err;
+  }
+  return [];
+}
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = parseConfig({ OPENAI_API_KEY: 'sk-abcdef' });
+    expect(config).toMatchObject({
+      LLM_MODEL: 'gpt-4o-mini',
+      AGENT_PROTOCOL: 'tools',
+      AGENT_MAX_STEPS: 8,
+      TOOL_TIMEOUT_MS: 15_000,
+      RUN_TIMEOUT_MS: 120_000,
+      WORKSPACE_DIR: './workspace',
+      DATABASE_URL: 'sqlite:./data/thinkthread.db',
+      MEMORY_MAX_TOKENS: 2000,
+      MEMORY_KEEP_TURNS: 4,
+      MAX_CONCURRENT_RUNS: 16,
+      MAX_QUEUED_PER_CHANNEL: 5,
+      STREAM_EDIT_INTERVAL_MS: 1000,
+      PORT: 3000,
+      LOG_LEVEL: 'info',
+      LLM_STREAM: true,
+    });
+    expect(config.TAVILY_API_KEY).toBeUndefined();
+  });
+
+  it('accepts a base URL alone (Ollama, vLLM) and treats empty values as unset', () => {
+    const config = parseConfig({
+      OPENAI_BASE_URL: 'http://localhost:11434/v1',
+      OPENAI_API_KEY: '',
+      LLM_MODEL: '',
+    });
+    expect(config.OPENAI_API_KEY).toBeUndefined();
+    expect(config.LLM_MODEL).toBe('gpt-4o-mini');
+  });
+
+  it('says what to set when no model is configured', () => {
+    expect(problemsOf({}).join('\n')).toMatch(/OPENAI_API_KEY or OPENAI_BASE_URL/);
+  });
+
+  it('reports every bad variable at once, naming each', () => {
+    const problems = problemsOf({
+      OPENAI_API_KEY: 'sk-abcdef',
+      AGENT_MAX_STEPS: '0',
+      AGENT_PROTOCOL: 'telepathy',
+      TOOL_TIMEOUT_MS: 'soon',
+      OPENAI_BASE_URL: 'ftp://example.com',
+      LLM_STREAM: 'maybe',
+    });
+    const text = problems.join('\n');
+    for (const name of [
+      'AGENT_MAX_STEPS',
+      'AGENT_PROTOCOL',
+      'TOOL_TIMEOUT_MS',
+      'OPENAI_BASE_URL',
+      'LLM_STREAM',
+    ]) {
+      expect(text).toContain(name);
+    }
+    expect(problems).toHaveLength(5);
+  });
+
+  it('never repeats a secret value in an error', () => {
+    const text = problemsOf({
+      OPENAI_API_KEY: 'sk-abcdef',
+      DISCORD_TOKEN: 'x',
+      SLACK_BOT_TOKEN: 'xoxb-secret-123',
+    }).join('\n');
+    expect(text).toContain('SLACK_SIGNING_SECRET');
+    expect(text).not.toContain('xoxb-secret-123');
+  });
+
+  it('requires a signing secret or an app token with a Slack bot token', () => {
+    expect(problemsOf({ OPENAI_API_KEY: 'sk-abcdef', SLACK_BOT_TOKEN: 'xoxb-1' }).join()).toMatch(
+      /SLACK_SIGNING_SECRET/,
+    );
+    expect(
+      problemsOf({ OPENAI_API_KEY: 'sk-abcdef', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' }),
+    ).toEqual([]);
+    expect(problemsOf({ OPENAI_API_KEY: 'sk-abcdef', SLACK_APP_TOKEN: 'xapp-1' }).join()).toMatch(
+      /SLACK_BOT_TOKEN/,
+    );
+  });
+});
