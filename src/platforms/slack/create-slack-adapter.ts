@@ -33,6 +33,8 @@ export interface SlackAdapterOptions {
   config: Config;
   assistant: Assistant;
   logger: Logger;
+  /** How long stop() waits for answers in flight before cancelling them; default STOP_GRACE_MS. */
+  stopGraceMs?: number;
 }
 
 /**
@@ -153,7 +155,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       // Answers in flight get a grace period; after it they are cancelled, so none is left at "Thinking…".
       let timer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), STOP_GRACE_MS);
+        timer = setTimeout(() => resolve(false), options.stopGraceMs ?? STOP_GRACE_MS);
       });
       const drained = await Promise.race([work.idle().then(() => true), graceOver]);
       clearTimeout(timer);

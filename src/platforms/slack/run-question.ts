@@ -5,6 +5,9 @@ import type { SlackPlace } from './live-message.js';
 import { type AnswerLayout, createSlackRenderer } from './render.js';
 import type { UserNames } from './user-names.js';
 
+/** Shown where an answer would have been when the bot shut down before finishing it. */
+export const SHUTDOWN_MESSAGE = 'I was restarted before I could finish; please ask again.';
+
 /** A question ready to run: who asked what, in which conversation, and where the answer goes. */
 export interface Question {
   key: string;
@@ -54,6 +57,10 @@ export async function runQuestion(
   } catch (err) {
     // The assistant reports failures as events; a throw is a bug, and still ends in a message.
     logger.error({ key: question.key, err: err instanceof Error ? err.message : String(err) }, 'ask threw');
+  }
+  // Cancelled by shutdown: say so, rather than a bare "Cancelled." the asker did not ask for.
+  if (signal.aborted && outcome?.status !== 'answered') {
+    renderer.onEvent({ type: 'error', code: 'cancelled', message: SHUTDOWN_MESSAGE });
   }
   return renderer.finish(outcome);
 }

@@ -52,6 +52,8 @@ export interface SlackHarnessOptions {
   /** Extra environment for the core and the adapter (strings, as in .env). */
   env?: Record<string, string>;
   model?: FakeOpenAIOptions;
+  /** Passed to the adapter: how long stop() lets answers finish before cancelling them. */
+  stopGraceMs?: number;
 }
 
 /** Starts a fake Slack, the real core on a scripted model, and the real adapter in `mode`. */
@@ -78,6 +80,7 @@ export async function startSlackHarness(
       config,
       assistant: core.core.assistant,
       logger: createLogger({ level: config.LOG_LEVEL, secrets: [] }),
+      ...(options.stopGraceMs === undefined ? {} : { stopGraceMs: options.stopGraceMs }),
     });
     await adapter.start();
     const eventsUrl = () => `http://127.0.0.1:${adapter.port}/slack/events`;

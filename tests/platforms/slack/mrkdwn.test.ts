@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { markdownToMrkdwn, plainToMrkdwn } from '../../../src/platforms/slack/mrkdwn.js';
+
+describe('markdownToMrkdwn', () => {
+  it.each([
+    ['**bold** and __bold__', '*bold* and *bold*'],
+    ['*italic* and _italic_', '_italic_ and _italic_'],
+    ['***both***', '*_both_*'],
+    ['~~struck~~', '~struck~'],
+    ['# Title with **bold**', '*Title with bold*'],
+    ['### Third level ###', '*Third level*'],
+    ['[the docs](https://example.com/a?b=1&c=2)', '<https://example.com/a?b=1&amp;c=2|the docs>'],
+    ['![a chart](https://example.com/c.png)', '<https://example.com/c.png|a chart>'],
+    [
+      'see https://en.wikipedia.org/wiki/Mercury_(planet).',
+      'see <https://en.wikipedia.org/wiki/Mercury_(planet)>.',
+    ],
+    ['**https://example.com**', '*<https://example.com>*'],
+    ['mail <mailto:a@example.com>', 'mail <mailto:a@example.com>'],
+    ['`a < b` and `<!here>`', '`a &lt; b` and `&lt;!here&gt;`'],
+    ['123 * 456 + 789 = 2*3*4', '123 * 456 + 789 = 2*3*4'],
+    ['snake_case_name stays', 'snake_case_name stays'],
+    ['a \\*literal\\* star', 'a *literal* star'],
+    ['> quoted **bold**', '> quoted *bold*'],
+    ['---', '──────────'],
+    ['- one\n  - two\n    - three', '• one\n    ◦ two\n        • three'],
+    ['1. first\n2) second', '1. first\n2. second'],
+    ['- [ ] todo\n- [x] done', '• ☐ todo\n• ☑ done'],
+  ])('%j → %j', (markdown, mrkdwn) => {
+    expect(markdownToMrkdwn(markdown)).toBe(mrkdwn);
+  });
+
+  it('keeps code blocks verbatim apart from escaping, drops the language, and closes an unclosed one', () => {
+    expect(markdownToMrkdwn('```ts\nif (a < b) { x = "**no**"; }\n```')).toBe(
+      '```\nif (a &lt; b) { x = "**no**"; }\n```',
+    );
+    expect(markdownToMrkdwn('~~~\n```inner```\n~~~')).toBe('```\n`\u200B``inner`\u200B``\n```');
+    expect(markdownToMrkdwn('```\nstill streaming')).toBe('```\nstill streaming\n```');
+  });
+
+  it('never produces Slack mention markup from model text', () => {
+    const out = markdownToMrkdwn(
+      'Hey <!channel> <!here|here> <!everyone> <@U123> <@U123|bob> <!subteam^S1|@team> @here @channel @everyone',
+    );
+    expect(out).not.toMatch(/<[!@#]/);
+    expect(out).not.toMatch(/@(here|channel|everyone)/);
+  });
+
+  it('leaves links it cannot make safe as plain text', () => {
+    expect(markdownToMrkdwn('[x](javascript:alert(1))')).toBe('[x](javascript:alert(1))');
+    expect(markdownToMrkdwn('[x](https://a.b/c|d)')).toBe('[x](https://a.b/c|d)');
+  });
+});
+
+describe('plainToMrkdwn', () => {
+  it('escapes markup and breaks broadcasts in tool output', () => {
+    expect(plainToMrkdwn('a < b & <!here> @Channel')).toBe('a &lt; b &amp; &lt;!here&gt; @\u200BChannel');
+  });
+});

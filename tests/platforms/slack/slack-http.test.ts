@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eventCallback, sendSigned, visibleText } from '../../fakes/slack-server.js';
+import {
+  ask,
+  CHANNEL,
+  mention,
+  SIGNING_SECRET,
+  type SlackHarness,
+  startSlackHarness,
+  topLevel,
+} from './slack-harness.js';
+
+describe('slack adapter: HTTP endpoint, names, shutdown', () => {
+  let h: SlackHarness;
+  afterEach(async () => {
+    await h?.close();
+  });
+  const eventsUrl = () => `http://127.0.0.1:${h.adapter.port}/slack/events`;
+
+  it('rejects bad and stale signatures with 401 and runs nothing', async () => {
+    h = await startSlackHarness('http');
+    h.model.script({ content: 'Signed and answered.' });
+    const body = { json: eventCallback(mention('hello')) };
+    const stale = Math.floor(Date.now() / 1000) - 6 * 60;
+    const rejected = [
+      await sendSigned(eventsUrl(), body, { signingSecret: SIGNING_SECRET, signature: 'v0=deadbeef' }),
+      await sendSigned(eventsUrl(), body, { signingSecret: 'some-other-secret' }),
+      await sendSigned(eventsUrl(), body, { signingSecret: SIGNING_SECRET, timestamp: stale }),
+    ];
+    expect(rejected.map((r) => r.status)).toEqual([401, 401, 401]);
+    await h.settle();
+    expect(h.model.requests).toHaveLength(0);
+    expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
+
+    // The same event, properly signed, is answered: the 401s were about the signatures.
+    expect((await sendSigned(eventsUrl(), body, { signingSecret: SIGNING_SECRET })).status).toBe(200);
+    await h.settle();
+    expect(topLevel(h).map(visibleText)).toEqual(['Signed and answered.']);
+  });
+
+  it('answers the url_verification challenge Slack sends when the request URL is saved', async () => {
+    h = await startSlackHarness('http');
+    const res = await sendSigned(
+      eventsUrl(),
+      { json: { type: 'url_verification', token: 'legacy', challenge: 'challenge-123' } },
+      { signingSecret: SIGNING_SECRET },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('challenge-123');
+  });
+
+  it('looks each asker up once, and falls back to the user id when users.info fails', async () => {
+    h = await startSlackHarness('http');
+    h.model.script({ content: 'One.' }, { content: 'Two.' }, { content: 'Three.' });
+    await ask(h, mention('first'));
+    await ask(h, mention('second'));
+    await ask(h, mention('third', { user: 'UNOBODY' }));
+    expect(h.slack.callsTo('users.info').map((c) => c.args.user)).toEqual(['UALICE', 'UNOBODY']);
+    const asked = h.model.requests.map((r) => r.body.messages.at(-1)!.content);
+    expect(asked).toEqual(['[Alice] first', '[Alice] second', '[UNOBODY] third']);
+  });
+
+  it('answers a bare mention with a private hint instead of a run', async () => {
+    h = await startSlackHarness('http');
+    await ask(h, mention(''));
+    expect(h.model.requests).toHaveLength(0);
+    expect(h.slack.ephemerals).toEqual([
+      expect.objectContaining({ channel: CHANNEL, user: 'UALICE', text: expect.stringContaining('Ask me') }),
+    ]);
+  });
+
+  it('on shutdown, ends an answer still running with a note instead of leaving "Thinking…"', async () => {
+    h = await startSlackHarness('http', { stopGraceMs: 50 });
+    h.model.script({ hang: true });
+    await h.deliver(eventCallback(mention('a slow question')));
+    await vi.waitFor(() => expect(h.model.requests).toHaveLength(1)); // the model is thinking…
+    await h.adapter.stop();
+    expect(visibleText(topLevel(h)[0]!)).toMatch(/^:warning: I was restarted before I could finish/);
+  });
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { conversationKey } from '../../../src/platforms/slack/conversation-key.js';
+import { createDeduper, DEDUPE_TTL_MS } from '../../../src/platforms/slack/event-dedupe.js';
+import { markdownToMessages, SECTION_CHARS } from '../../../src/platforms/slack/limits.js';
+import { questionFromSlack } from '../../../src/platforms/slack/slack-text.js';
+
+describe('questionFromSlack', () => {
+  it('drops the bot mention and turns Slack markup into readable text', () => {
+    expect(
+      questionFromSlack(
+        '<@UBOT> ask <@U2|bob> in <#C1|general> about <https://x.io/a|this> &amp; <https://y.io> &lt;3 <!here>',
+        'UBOT',
+      ),
+    ).toBe('ask @bob in #general about this (https://x.io/a) & https://y.io <3 @here');
+  });
+
+  it('is empty for a bare mention', () => {
+    expect(questionFromSlack('<@UBOT>  ', 'UBOT')).toBe('');
+  });
+});
+
+describe('conversationKey', () => {
+  it('is per channel, and per thread for questions asked in a thread', () => {
+    expect(conversationKey('T1', 'C1')).toBe('slack:T1:C1');
+    expect(conversationKey('T1', 'C1', '1700000000.000100')).toBe('slack:T1:C1:1700000000.000100');
+  });
+});
+
+describe('createDeduper', () => {
+  it('lets each delivery through once until it is forgotten', () => {
+    let now = 0;
+    const dedupe = createDeduper(() => now);
+    expect(dedupe.firstTime('event:Ev1', 'message:C1:1')).toBe(true);
+    expect(dedupe.firstTime('event:Ev1', 'message:C1:1')).toBe(false); // a retry
+    expect(dedupe.firstTime('event:Ev2', 'message:C1:1')).toBe(false); // the same message, another event
+    expect(dedupe.firstTime('event:Ev3', 'message:C1:2')).toBe(true);
+    now += DEDUPE_TTL_MS + 1;
+    expect(dedupe.firstTime('event:Ev3', 'message:C1:2')).toBe(true);
+  });
+});
+
+describe('markdownToMessages', () => {
+  it('closes and reopens a code block cut between sections, each section within the limit', () => {
+    const code = Array.from({ length: 400 }, (_, i) => `line ${i} < ${i + 1};`).join('\n');
+    const messages = markdownToMessages(`Here:\n\n\`\`\`ts\n${code}\n\`\`\``);
+    const sections = messages.flatMap((m) => m.blocks.map((b) => (b.type === 'section' ? b.text!.text : '')));
+    expect(sections.length).toBeGreaterThan(1);
+    for (const text of sections) {
+      expect(text.length).toBeLessThanOrEqual(SECTION_CHARS);
+      expect(text.match(/```/g)!.length % 2).toBe(0); // every section's code block is closed
+    }
+    expect(sections.join('\n')).toContain('line 399 &lt; 400;');
+  });
+
+  it('puts a context line above the first message only', () => {
+    const messages = markdownToMessages('word '.repeat(5000), '<@U1> asked: x');
+    expect(messages.length).toBeGreaterThan(1);
+    expect(messages[0]!.blocks[0]).toMatchObject({ type: 'context' });
+    expect(messages[1]!.blocks.some((b) => b.type === 'context')).toBe(false);
+  });
+});
