@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { conversationKey } from '../../../src/platforms/slack/conversation-key.js';
 import { createDeduper, DEDUPE_TTL_MS } from '../../../src/platforms/slack/event-dedupe.js';
 import { markdownToMessages, SECTION_CHARS } from '../../../src/platforms/slack/limits.js';
 import { questionFromSlack } from '../../../src/platforms/slack/slack-text.js';
+import { testConfig } from '../../helpers/config.js';
 
 describe('questionFromSlack', () => {
   it('drops the bot mention and turns Slack markup into readable text', () => {
@@ -57,5 +59,24 @@ describe('markdownToMessages', () => {
     expect(messages.length).toBeGreaterThan(1);
     expect(messages[0]!.blocks[0]).toMatchObject({ type: 'context' });
     expect(messages[1]!.blocks.some((b) => b.type === 'context')).toBe(false);
+  });
+});
+
+describe('slack-app-manifest.yml', () => {
+  const manifest = readFileSync(new URL('../../../slack-app-manifest.yml', import.meta.url), 'utf8');
+  const listed = (pattern: RegExp) => [...manifest.matchAll(pattern)].map((m) => m[1]);
+
+  it('declares the commands, events and scopes the adapter relies on', () => {
+    const config = testConfig();
+    expect(listed(/^\s+- command: (\S+)/gm)).toEqual([
+      config.SLACK_ASK_COMMAND,
+      config.SLACK_RESET_COMMAND,
+      config.SLACK_MEMORY_COMMAND,
+    ]);
+    const events = manifest.slice(manifest.indexOf('bot_events:'));
+    expect(events).toMatch(/- app_mention\n\s+- message\.im/);
+    for (const scope of ['app_mentions:read', 'chat:write', 'commands', 'im:history', 'users:read']) {
+      expect(manifest).toMatch(new RegExp(`^\\s+- ${scope}(\\s|$)`, 'm'));
+    }
   });
 });
