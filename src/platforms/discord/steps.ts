@@ -95,7 +95,8 @@ export function createStepsMessage(
     async finish() {
       if (steps.length === 0) return;
       try {
-        await editor.finish();
+        // Always name the final text: finish() alone could resend an older text over an edit in flight.
+        await editor.finish(fitSteps(steps));
       } catch (err) {
         onError(err);
       }
