@@ -5,9 +5,13 @@ import { chatResponder, echoSummary, isSummaryRequest, shownText } from '../core
 import type { RecordedRequest } from '../fakes/openai-server.js';
 import { startTestCore, type TestCore } from '../helpers/test-core.js';
 
+/** Waiting for background work (compression, a spawned bot) has no deadline worth asserting. */
+const WAIT = { timeout: 15_000, interval: 10 };
+
 const KEY = 'console:local';
 
-describe('channel memory through the real core', () => {
+// 200 real turns through the real core take seconds on a loaded machine.
+describe('channel memory through the real core', { timeout: 60_000 }, () => {
   let tc: TestCore;
   afterEach(() => tc.close());
 
@@ -29,7 +33,7 @@ describe('channel memory through the real core', () => {
       { fallback: chatResponder },
     );
     for (const q of questions.slice(0, 4)) expect((await ask(q)).status).toBe('answered');
-    await vi.waitFor(async () => expect((await tc.core.assistant.memory(KEY)).summarizedTurns).toBe(2));
+    await vi.waitFor(async () => expect((await tc.core.assistant.memory(KEY)).summarizedTurns).toBe(2), WAIT);
 
     expect(summaryRequests()).toHaveLength(1);
     const folded = shownText(summaryRequests()[0]!);
@@ -92,7 +96,7 @@ describe('channel memory through the real core', () => {
     );
     await ask('Remember: the launch code is 4711.');
     for (let n = 2; n <= 8; n++) await ask(`Question ${n} about something else entirely.`);
-    await vi.waitFor(() => expect(summaryRequests().length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(summaryRequests().length).toBeGreaterThan(0), WAIT);
     // Every answer was still delivered and every turn is still stored.
     expect(agentRequests()).toHaveLength(8);
     expect(await tc.core.assistant.memory(KEY)).toMatchObject({
@@ -103,8 +107,9 @@ describe('channel memory through the real core', () => {
 
     failing = false;
     await ask('Question 9.');
-    await vi.waitFor(async () =>
-      expect((await tc.core.assistant.memory(KEY)).summarizedTurns).toBeGreaterThan(0),
+    await vi.waitFor(
+      async () => expect((await tc.core.assistant.memory(KEY)).summarizedTurns).toBeGreaterThan(0),
+      WAIT,
     );
     await tc.core.assistant.close();
     const report = await tc.core.assistant.memory(KEY);
@@ -121,8 +126,9 @@ describe('channel memory through the real core', () => {
     const b = 'slack:team1:chan9';
     await ask('Remember: my password hint is Zebra.', a);
     for (let n = 2; n <= 5; n++) await ask(`Small talk ${n} in channel A.`, a);
-    await vi.waitFor(async () =>
-      expect((await tc.core.assistant.memory(a)).summarizedTurns).toBeGreaterThan(0),
+    await vi.waitFor(
+      async () => expect((await tc.core.assistant.memory(a)).summarizedTurns).toBeGreaterThan(0),
+      WAIT,
     );
     await ask('What is my password hint?', b, 'bob');
     const shownToB = shownText(agentRequests().at(-1)!);
@@ -153,7 +159,7 @@ describe('channel memory through the real core', () => {
     const abort = new AbortController();
     const events: AgentEvent[] = [];
     const hanging = ask('This will be cancelled.', KEY, 'alice', abort.signal, events);
-    await vi.waitFor(() => expect(tc.fake.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(tc.fake.requests).toHaveLength(1), WAIT);
 
     const busyEvents: AgentEvent[] = [];
     const busy = await ask('Me too!', KEY, 'bob', undefined, busyEvents);

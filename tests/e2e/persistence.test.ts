@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,9 +10,15 @@ import { chatResponder, isSummaryRequest, shownText } from '../core/memory/fixtu
 import { type FakeOpenAI, type Responder, startFakeOpenAI } from '../fakes/openai-server.js';
 import { spawnBot } from '../helpers/spawn-bot.js';
 
+/** Waiting for background work (compression, a spawned bot) has no deadline worth asserting. */
+const WAIT = { timeout: 15_000, interval: 10 };
+
 const root = resolve(import.meta.dirname, '../..');
 
-describe('memory across process crashes', () => {
+// Each test starts bot processes; start-up under a loaded machine can take seconds.
+const SPAWN_TIMEOUT_MS = 60_000;
+
+describe('memory across process crashes', { timeout: SPAWN_TIMEOUT_MS }, () => {
   let fake: FakeOpenAI;
   let dir: string;
   let respond: Responder;
@@ -43,7 +49,7 @@ describe('memory across process crashes', () => {
     first.child.stdin!.write('Remember: my project is called Atlas.\n/memory\n');
     await first.waitFor('Turns kept verbatim: 1');
     first.child.stdin!.write('This question is never answered.\n');
-    await vi.waitFor(() => expect(agentRequests()).toHaveLength(2));
+    await vi.waitFor(() => expect(agentRequests()).toHaveLength(2), WAIT);
     first.child.kill('SIGKILL');
     await first.exited;
 
@@ -59,6 +65,20 @@ describe('memory across process crashes', () => {
     expect(shown.at(-1)).toMatch(/\] What is my project called\?$/);
   });
 
+  it('refuses to start on a corrupt or unwritable database, naming the path, without a stack trace', async () => {
+    const corrupt = join(dir, 'corrupt.db');
+    writeFileSync(corrupt, 'not a database '.repeat(300));
+    const blocked = join(dir, 'a-file', 'bot.db');
+    writeFileSync(join(dir, 'a-file'), 'a file where a folder should be');
+    for (const path of [corrupt, blocked]) {
+      const bot = spawnBot(env({ DATABASE_URL: `sqlite:${path}` }), { cwd: dir });
+      bot.child.stdin!.end();
+      expect(await bot.exited).not.toBe(0);
+      expect(bot.stderr()).toContain(path);
+      expect(bot.stderr()).not.toMatch(/\n\s+at /);
+    }
+  });
+
   it('kill -9 during a compression keeps every turn; the next start finishes it, and a clean exit waits for it', async () => {
     const budget = { MEMORY_MAX_TOKENS: '60', MEMORY_KEEP_TURNS: '1' };
     respond = (r) => (isSummaryRequest(r) ? { hang: true } : chatResponder(r));
@@ -67,7 +87,7 @@ describe('memory across process crashes', () => {
       'Remember: the launch code is 4711.\nSecond question here.\nThird question here.\n/memory\n',
     );
     await first.waitFor('Turns kept verbatim: 3');
-    await vi.waitFor(() => expect(fake.requests.some(isSummaryRequest)).toBe(true));
+    await vi.waitFor(() => expect(fake.requests.some(isSummaryRequest)).toBe(true), WAIT);
     first.child.kill('SIGKILL');
     await first.exited;
 
@@ -136,7 +156,7 @@ describe('memory across process crashes', () => {
       raw.close();
     }
     expect(fake.requests.filter(isSummaryRequest).length).toBeGreaterThan(3);
-  }, 60_000);
+  });
 });
 
 /** Starts tests/e2e/memory-worker.ts, SIGKILLs it after `acks` acknowledged turns in all; returns acks per key. */
