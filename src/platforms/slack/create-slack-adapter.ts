@@ -126,6 +126,31 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 
   let server: Server | undefined;
   let port: number | undefined;
+  let stopped: Promise<void> | undefined;
+
+  const closeHealthServer = async () => {
+    if (mode === 'socket' && server?.listening) await new Promise((resolve) => server!.close(resolve));
+  };
+
+  async function stop(): Promise<void> {
+    try {
+      await app.stop();
+    } catch (err) {
+      logger.warn({ err: String(err) }, 'stopping the Slack receiver failed');
+    }
+    await closeHealthServer();
+    // Answers in flight get a grace period; after it they are cancelled, so none is left at "Thinking…".
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), options.stopGraceMs ?? STOP_GRACE_MS);
+    });
+    const drained = await Promise.race([work.idle().then(() => true), graceOver]);
+    clearTimeout(timer);
+    if (!drained) {
+      work.abort();
+      await work.idle();
+    }
+  }
 
   return {
     name: 'slack',
@@ -134,35 +159,24 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       return port;
     },
     async start() {
-      await app.init();
+      await app.init(); // auth.test: a wrong token fails here, with Slack's error
       if (mode === 'socket') {
         server = await startHealthServer(config.PORT, health);
-        await app.start();
+        try {
+          await app.start();
+        } catch (err) {
+          await closeHealthServer();
+          throw err;
+        }
       } else {
         server = (await app.start(config.PORT)) as Server;
       }
       port = (server.address() as AddressInfo).port;
       logger.info({ mode, port }, 'slack adapter ready');
     },
-    async stop() {
-      try {
-        await app.stop();
-      } catch (err) {
-        logger.warn({ err: String(err) }, 'stopping the Slack receiver failed');
-      }
-      if (mode === 'socket' && server) await new Promise((resolve) => server!.close(resolve));
-      server = undefined;
-      // Answers in flight get a grace period; after it they are cancelled, so none is left at "Thinking…".
-      let timer: NodeJS.Timeout | undefined;
-      const graceOver = new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), options.stopGraceMs ?? STOP_GRACE_MS);
-      });
-      const drained = await Promise.race([work.idle().then(() => true), graceOver]);
-      clearTimeout(timer);
-      if (!drained) {
-        work.abort();
-        await work.idle();
-      }
+    stop: () => {
+      stopped ??= stop();
+      return stopped;
     },
     idle: () => work.idle(),
   };

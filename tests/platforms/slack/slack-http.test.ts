@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { eventCallback, sendSigned, visibleText } from '../../fakes/slack-server.js';
+import { createLogger } from '../../../src/core/logger.js';
+import { createSlackAdapter } from '../../../src/platforms/slack/create-slack-adapter.js';
+import { eventCallback, sendSigned, startFakeSlack, visibleText } from '../../fakes/slack-server.js';
+import { testConfig } from '../../helpers/config.js';
 import {
   ask,
   CHANNEL,
@@ -76,5 +79,31 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
     await vi.waitFor(() => expect(h.model.requests).toHaveLength(1)); // the model is thinking…
     await h.adapter.stop();
     expect(visibleText(topLevel(h)[0]!)).toMatch(/^:warning: I was restarted before I could finish/);
+  });
+
+  it("fails to start with Slack's error when the bot token is wrong", async () => {
+    const slack = await startFakeSlack();
+    try {
+      slack.override(({ method }) =>
+        method === 'auth.test' ? { ok: false, error: 'invalid_auth' } : undefined,
+      );
+      const config = testConfig({
+        SLACK_BOT_TOKEN: 'xoxb-wrong',
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        PORT: '0',
+      });
+      const assistant = { ask: vi.fn(), reset: vi.fn(), memory: vi.fn(), close: vi.fn() };
+      const adapter = createSlackAdapter({
+        config,
+        assistant,
+        logger: createLogger({ level: 'silent', secrets: [] }),
+      });
+      await expect(adapter.start()).rejects.toThrow(/invalid_auth/);
+      expect(adapter.port).toBeUndefined(); // nothing is listening
+      await adapter.stop();
+    } finally {
+      await slack.close();
+    }
   });
 });
