@@ -1,0 +1,136 @@
+/**
+ * The Action section: which tool, and any input written on the Action line itself (`calculator(2+2)`,
+ * `calculator: 2+2`, a JSON action object). "Final Answer" given as the tool is read as the answer.
+ */
+import { parseCallArgs, parseInput, type ToolInput } from './input.js';
+import { asObject, isBlank, parseObject, scanBalanced } from './literal.js';
+import { stripFence } from './section.js';
+import type { ReactStep } from './step.js';
+import { cleanName, findToolWord, isFinalAnswerName, matchTool } from './tool-name.js';
+
+const NO_TOOL_RE = /^(?:none|null|nil|n\/?a|no[ _-]?action|nothing|no tool|-+)$/i;
+const NAME_RE = /^[`'"*<[]*([\p{L}\p{N}_][\p{L}\p{N}_./-]*)/u;
+const ARG_SEPARATORS = ':=,-—|：';
+
+/** An Action's tool ('' when it names none) and the input written beside it, if any. */
+interface ParsedAction {
+  tool: string;
+  inline: ToolInput | undefined;
+}
+
+/** A LangChain-style JSON action (`{"action": "calculator", "action_input": {...}}`) or a leaked tool call. */
+function interpretBlob(obj: Record<string, unknown>): { tool: string; input: ToolInput } | undefined {
+  const fn = asObject(obj.function);
+  const name = [obj.action, obj.tool, obj.tool_name, obj.name, fn?.name].find(
+    (v): v is string => typeof v === 'string' && v.trim() !== '',
+  );
+  if (!name) return undefined;
+  const raw = [
+    obj.action_input,
+    obj.tool_input,
+    obj.input,
+    obj.arguments,
+    obj.args,
+    obj.parameters,
+    fn?.arguments,
+  ].find((v) => v !== undefined && v !== null);
+  const rawObject = asObject(raw);
+  let input: ToolInput = {};
+  if (typeof raw === 'string') input = parseInput(raw);
+  else if (rawObject) input = rawObject;
+  else if (raw !== undefined) input = JSON.stringify(raw);
+  return { tool: name.trim(), input };
+}
+
+/** The tool name (canonicalised when known) and any input written on the Action line itself. */
+export function parseAction(content: string, toolNames: readonly string[]): ParsedAction {
+  let s = content.trim();
+  if (s.startsWith('```')) s = stripFence(s).trim();
+  if (s.startsWith('{')) {
+    const obj = parseObject(s);
+    const blob = obj ? interpretBlob(obj) : undefined;
+    if (!blob) return { tool: '', inline: undefined };
+    return { tool: matchTool(blob.tool, toolNames) ?? blob.tool, inline: blob.input };
+  }
+  const nl = s.indexOf('\n');
+  const firstLine = (nl < 0 ? s : s.slice(0, nl)).trim();
+  const restLines = nl < 0 ? '' : s.slice(nl + 1).trim();
+  const restInput = restLines ? parseInput(restLines) : undefined;
+  if (NO_TOOL_RE.test(cleanName(firstLine).slice(0, 20))) return { tool: '', inline: undefined };
+
+  const m = NAME_RE.exec(s);
+  if (m) {
+    const lead = m[0].length - m[1]!.length;
+    let token = m[1]!;
+    // Sentence punctuation or a path separator after the name is not part of it.
+    while (token.length > 1 && '.-/'.includes(token.at(-1)!)) token = token.slice(0, -1);
+    let p = lead + token.length;
+    const closers = m[0].slice(0, lead).includes('[') ? '`\'"*>]' : '`\'"*>';
+    while (p < s.length && closers.includes(s[p]!)) p++;
+    const known = matchTool(token, toolNames);
+    const c = s[p];
+    if (c === '(' || c === '[') {
+      const b = scanBalanced(s, p);
+      return {
+        tool: known ?? token,
+        inline: parseCallArgs(b.end >= 0 ? s.slice(p + 1, b.end - 1) : s.slice(p + 1)),
+      };
+    }
+    let q = p;
+    while (q < s.length && isBlank(s[q])) q++;
+    const after = s.slice(q);
+    if (after && (ARG_SEPARATORS.includes(after[0]!) || after.startsWith('{') || after.startsWith('```'))) {
+      const rest = ARG_SEPARATORS.includes(after[0]!) ? after.slice(1) : after;
+      return { tool: known ?? token, inline: rest.trim() ? parseInput(rest) : undefined };
+    }
+    // A multi-word tool name ("web search") that the first token alone does not match.
+    const whole = matchTool(firstLine, toolNames);
+    if (whole) return { tool: whole, inline: restInput };
+    if (known) return { tool: known, inline: after ? parseInput(after) : undefined };
+  }
+  const mentioned = findToolWord(firstLine, toolNames);
+  if (mentioned) return { tool: mentioned, inline: restInput };
+  return { tool: cleanName(firstLine), inline: restInput };
+}
+
+/** The text of an answer given as a tool input (`Action: Final Answer` / `"action": "Final Answer"`). */
+function inputAsAnswer(input: ToolInput): string {
+  if (typeof input === 'string') return input.trim();
+  const values = Object.values(input);
+  if (values.length === 1 && typeof values[0] === 'string') return values[0].trim();
+  return values.length === 0 ? '' : JSON.stringify(input);
+}
+
+/** The step for calling `tool`, or the answer when the "tool" is Final Answer; undefined when that answer is empty. */
+export function toolStep(
+  tool: string,
+  input: ToolInput,
+  thought: string | undefined,
+  toolNames: readonly string[],
+): ReactStep | undefined {
+  if (!isFinalAnswerName(tool, toolNames)) return { kind: 'action', thought, tool, input };
+  const answer = inputAsAnswer(input);
+  return answer ? { kind: 'final', thought, answer } : undefined;
+}
+
+/** Looks for a JSON action object in a reply that has no Action / Final Answer label. */
+export function findBlob(
+  body: string,
+  toolNames: readonly string[],
+): { step: ReactStep; at: number } | undefined {
+  let tries = 0;
+  // Only objects that start a line, and only the first few: prose with braces in it is not an action.
+  for (let i = body.indexOf('{'); i >= 0 && tries < 3; i = body.indexOf('{', i + 1)) {
+    let k = i - 1;
+    while (k >= 0 && (body[k] === ' ' || body[k] === '\t')) k--;
+    if (k >= 0 && body[k] !== '\n') continue;
+    tries++;
+    const obj = parseObject(body.slice(i));
+    const blob = obj ? interpretBlob(obj) : undefined;
+    if (!blob) continue;
+    const tool = matchTool(blob.tool, toolNames) ?? blob.tool;
+    const step = toolStep(tool, blob.input, undefined, toolNames);
+    return step && { step, at: i };
+  }
+  return undefined;
+}

@@ -1,0 +1,67 @@
+/**
+ * Which tool a model means: names come wrapped in markdown, namespaced (`functions.calculator`), re-cased,
+ * re-spaced, or mentioned in a sentence.
+ */
+
+const LEAD_WRAP = '`\'"*[<(';
+const TRAIL_WRAP = '`\'"*]>.,;:!?';
+
+/** Strips wrappers a model puts around a name: backticks, quotes, asterisks, brackets, trailing punctuation, `()`. */
+export function cleanName(s: string): string {
+  let t = s.trim();
+  // Bounded: wrappers nest only a few deep (`**\`calculator()\`**`).
+  for (let round = 0; round < 4; round++) {
+    let a = 0;
+    let b = t.length;
+    while (a < b && LEAD_WRAP.includes(t[a]!)) a++;
+    while (b > a && TRAIL_WRAP.includes(t[b - 1]!)) b--;
+    let next = t.slice(a, b);
+    if (next.endsWith('()')) next = next.slice(0, -2);
+    next = next.trim();
+    if (next === t) break;
+    t = next;
+  }
+  return t;
+}
+
+function nameKey(s: string): string {
+  return s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** The entry of `toolNames` that `name` means (exact, case-insensitive, namespaced or `-`/`_`/space-insensitive). */
+export function matchTool(name: string, toolNames: readonly string[]): string | undefined {
+  const clean = cleanName(name);
+  if (!clean || clean.length > 200) return undefined;
+  const candidates = [clean];
+  const segments = clean.split(/[.:/]/).filter(Boolean);
+  const last = segments.at(-1);
+  if (last && last !== clean) candidates.push(last);
+  for (const c of candidates) if (toolNames.includes(c)) return c;
+  for (const c of candidates) {
+    const lower = c.toLowerCase();
+    const hit = toolNames.find((t) => t.toLowerCase() === lower);
+    if (hit) return hit;
+  }
+  for (const c of candidates) {
+    const key = nameKey(c);
+    const hit = key ? toolNames.find((t) => nameKey(t) === key) : undefined;
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** The one tool mentioned as a word in a sentence ("I will use the calculator tool"), if exactly one is. */
+export function findToolWord(line: string, toolNames: readonly string[]): string | undefined {
+  const found = new Set<string>();
+  for (const word of line.slice(0, 300).split(/[^\p{L}\p{N}_.-]+/u)) {
+    const hit = matchTool(word, toolNames);
+    if (hit) found.add(hit);
+  }
+  return found.size === 1 ? [...found][0] : undefined;
+}
+
+/** Whether an Action names "Final Answer" (and no real tool of that name exists). */
+export function isFinalAnswerName(name: string, toolNames: readonly string[]): boolean {
+  const key = nameKey(name);
+  return (key === 'finalanswer' || key === '最终答案') && !matchTool(name, toolNames);
+}
