@@ -88,14 +88,27 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         logger.debug({ route: info.route, retryAfter: info.retryAfter }, 'Discord rate limit; waiting'),
       );
 
-      await new Promise<void>((resolve, reject) => {
-        bot.once(Events.ClientReady, () => resolve());
-        bot.on(Events.ShardDisconnect, (event) => reject(loginError(event.code)));
-        bot.login(token).catch((err: unknown) => reject(loginError(err)));
-      }).catch(async (err: unknown) => {
-        await bot.destroy();
-        throw err;
+      // discord.js reconnects by itself; it gives up only on codes that need a fix (token, intents).
+      bot.on(Events.ShardDisconnect, (event) => {
+        if (!stopping.signal.aborted)
+          logger.error({ code: event.code }, 'Discord closed the connection for good');
       });
+
+      let giveUp: (event: { code: number }) => void = () => {};
+      try {
+        await new Promise<void>((resolve, reject) => {
+          giveUp = (event) => reject(loginError(event.code));
+          bot.once(Events.ClientReady, () => resolve());
+          bot.once(Events.ShardDisconnect, giveUp);
+          bot.login(token).catch((err: unknown) => reject(loginError(err)));
+        });
+      } catch (err) {
+        await bot.destroy();
+        client = undefined;
+        throw err;
+      } finally {
+        bot.off(Events.ShardDisconnect, giveUp);
+      }
       const ready = bot as Client<true>;
       logger.info({ user: ready.user.tag }, 'connected to Discord');
       try {

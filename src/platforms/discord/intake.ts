@@ -7,11 +7,14 @@ import { cleanContent, type Message } from 'discord.js';
  */
 export function questionOf(message: Message, botId: string): string | null {
   if (message.author.bot || message.webhookId || message.system) return null;
-  const botRole = message.guild?.roles.botRoleFor(botId)?.id;
-  if (message.inGuild()) {
-    const mentioned =
-      message.mentions.users.has(botId) || (botRole !== undefined && message.mentions.roles.has(botRole));
-    if (!mentioned) return null;
+  // The bot's managed role counts as mentioning it; looked up only when some role was mentioned.
+  const botRole = message.mentions.roles.size > 0 ? message.guild?.roles.botRoleFor(botId)?.id : undefined;
+  if (
+    message.inGuild() &&
+    !message.mentions.users.has(botId) &&
+    !(botRole && message.mentions.roles.has(botRole))
+  ) {
+    return null;
   }
   let text = message.content.replace(new RegExp(`<@!?${botId}>`, 'g'), ' ');
   if (botRole) text = text.replaceAll(`<@&${botRole}>`, ' ');

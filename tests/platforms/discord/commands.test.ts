@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESTART_MESSAGE } from '../../../src/platforms/discord/answer.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
 
 const EPHEMERAL = 64;
@@ -8,21 +7,6 @@ describe('Discord: slash commands', () => {
   let bed: DiscordBed;
   afterEach(async () => {
     await bed.close();
-  });
-
-  it('registers /ask, /reset and /memory globally at startup', async () => {
-    bed = await startDiscordBed();
-    const put = bed.discord.calls.find((c) => c.method === 'PUT');
-    expect(put?.path).toBe(`/applications/${bed.discord.applicationId}/commands`);
-    expect(put?.body.map((c: { name: string }) => c.name).sort()).toEqual(['ask', 'memory', 'reset']);
-    const ask = put?.body.find((c: { name: string }) => c.name === 'ask');
-    expect(ask.options[0]).toMatchObject({ name: 'question', type: 3, required: true });
-  });
-
-  it('registers the commands in DISCORD_GUILD_ID when set, so they show up at once', async () => {
-    bed = await startDiscordBed({ DISCORD_GUILD_ID: '123456789012345678' });
-    const put = bed.discord.calls.find((c) => c.method === 'PUT');
-    expect(put?.path).toBe(`/applications/${bed.discord.applicationId}/guilds/123456789012345678/commands`);
   });
 
   it('defers /ask before the model is asked, then answers on the reply with the steps in a thread', async () => {
@@ -124,27 +108,5 @@ describe('Discord: slash commands', () => {
     const callback = bed.discord.calls.find((c) => c.path.includes(token) && c.path.endsWith('/callback'));
     expect(callback?.body.data.flags & EPHEMERAL).toBe(EPHEMERAL);
     expect(bed.discord.original(token)!.content).toMatch(/Turns kept verbatim: 1/);
-  });
-
-  it('on stop, cancels a run in flight and says so where the answer would have been', async () => {
-    bed = await startDiscordBed();
-    let asked: () => void = () => {};
-    const modelAsked = new Promise<void>((resolve) => {
-      asked = resolve;
-    });
-    bed.model.script(() => {
-      asked();
-      return { hang: true };
-    });
-    const question = bed.discord.sendMessage({
-      channelId: bed.discord.channelId,
-      author: bed.alice,
-      content: `<@${bed.discord.bot.id}> a slow question`,
-      mentions: [bed.discord.bot],
-    });
-    await modelAsked;
-    await bed.adapter.stop();
-
-    expect(bed.replyTo(question).content).toBe(`⚠️ ${RESTART_MESSAGE}`);
   });
 });

@@ -244,4 +244,15 @@ describe('Discord: questions by mention and DM', () => {
     expect(bed.replyTo(question).content).toMatch(/Ask me something/);
     expect(bed.model.requests).toHaveLength(0);
   });
+
+  it('posts the answer anew when its reply can no longer be edited', async () => {
+    const { discord } = bed;
+    const gone = { status: 404, body: { message: 'Unknown Message', code: 10008 } };
+    discord.respond((c) => c.method === 'PATCH', gone, 100);
+    bed.model.script({ content: 'The answer still arrives.' });
+    const question = await bed.say('anything');
+
+    const mine = botMessages(bed, discord.channelId).filter((m) => m.id !== bed.replyTo(question).id);
+    expect(mine.map((m) => m.content)).toEqual(['The answer still arrives.']);
+  });
 });

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/core/logger.js';
+import { RESTART_MESSAGE } from '../../../src/platforms/discord/answer.js';
+import { createDiscordAdapter } from '../../../src/platforms/discord/create-discord-adapter.js';
+import { startFakeDiscord } from '../../fakes/discord-server.js';
+import { startTestCore } from '../../helpers/test-core.js';
+import { type DiscordBed, startDiscordBed } from './harness.js';
+
+describe('Discord: start and stop', () => {
+  let bed: DiscordBed | undefined;
+  afterEach(async () => {
+    await bed?.close();
+    bed = undefined;
+  });
+
+  it('registers /ask, /reset and /memory globally at startup', async () => {
+    bed = await startDiscordBed();
+    const put = bed.discord.calls.find((c) => c.method === 'PUT');
+    expect(put?.path).toBe(`/applications/${bed.discord.applicationId}/commands`);
+    expect(put?.body.map((c: { name: string }) => c.name).sort()).toEqual(['ask', 'memory', 'reset']);
+    const ask = put?.body.find((c: { name: string }) => c.name === 'ask');
+    expect(ask.options[0]).toMatchObject({ name: 'question', type: 3, required: true });
+  });
+
+  it('registers the commands in DISCORD_GUILD_ID when set, so they show up at once', async () => {
+    bed = await startDiscordBed({ DISCORD_GUILD_ID: '123456789012345678' });
+    const put = bed.discord.calls.find((c) => c.method === 'PUT');
+    expect(put?.path).toBe(`/applications/${bed.discord.applicationId}/guilds/123456789012345678/commands`);
+  });
+
+  it('refuses to start with a token Discord rejects, and says which setting to fix', async () => {
+    const discord = await startFakeDiscord();
+    discord.respond((c) => c.path === '/gateway/bot', {
+      status: 401,
+      body: { message: '401: Unauthorized', code: 0 },
+    });
+    const test = await startTestCore({ DISCORD_TOKEN: 'wrong-token', DISCORD_API_URL: discord.apiUrl });
+    const adapter = createDiscordAdapter({
+      config: test.config,
+      assistant: test.core.assistant,
+      logger: createLogger({ level: 'silent', secrets: [] }),
+    });
+    try {
+      await expect(adapter.start()).rejects.toThrow(/DISCORD_TOKEN/);
+    } finally {
+      await adapter.stop();
+      await test.close();
+      await discord.close();
+    }
+  });
+
+  it('on stop, cancels a run in flight and says so where the answer would have been', async () => {
+    bed = await startDiscordBed();
+    let asked: () => void = () => {};
+    const modelAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    bed.model.script(() => {
+      asked();
+      return { hang: true };
+    });
+    const question = bed.discord.sendMessage({
+      channelId: bed.discord.channelId,
+      author: bed.alice,
+      content: `<@${bed.discord.bot.id}> a slow question`,
+      mentions: [bed.discord.bot],
+    });
+    await modelAsked;
+    await bed.adapter.stop();
+
+    expect(bed.replyTo(question).content).toBe(`⚠️ ${RESTART_MESSAGE}`);
+  });
+});
