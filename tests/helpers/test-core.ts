@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../../src/config.js';
@@ -13,7 +13,7 @@ export interface TestCore {
   /** The scripted model server: `fake.script(...)` its replies, read `fake.requests`. */
   fake: FakeOpenAI;
   config: Config;
-  /** Temp folder holding the database (`thinkthread.db`) and the tools' workspace; removed by `close`. */
+  /** Temp folder holding the database (`thinkthread.db`) and the tools' `workspace/`; removed by `close`. */
   dir: string;
   /** Closes the core (waiting for work in flight), the fake and the temp folder. */
   close(): Promise<void>;
@@ -29,13 +29,14 @@ export async function startTestCore(
   fakeOptions: FakeOpenAIOptions = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-core-'));
+  mkdirSync(join(dir, 'workspace'));
   const fake = await startFakeOpenAI(fakeOptions);
   try {
     const config = testConfig({
       OPENAI_BASE_URL: fake.url,
       DATABASE_URL: `sqlite:${join(dir, 'thinkthread.db')}`,
       PROMPTS_DIR: resolve(import.meta.dirname, '../../prompts'),
-      WORKSPACE_DIR: dir,
+      WORKSPACE_DIR: join(dir, 'workspace'),
       LLM_MAX_RETRIES: '0',
       ...overrides,
     });
