@@ -6,6 +6,11 @@ export function formatUserMessage(author: string, text: string): string {
   return `[${author}] ${text}`;
 }
 
+/** How the running summary is shown to the model, as its own system message. */
+export function formatSummaryMessage(summary: string): string {
+  return `Summary of the earlier conversation:\n${summary}`;
+}
+
 /** System prompt, running summary, recent turns verbatim, then the new message. */
 export function buildMessages(
   system: string,
@@ -15,7 +20,7 @@ export function buildMessages(
 ): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: system }];
   if (context.summary) {
-    messages.push({ role: 'system', content: `Summary of the earlier conversation:\n${context.summary}` });
+    messages.push({ role: 'system', content: formatSummaryMessage(context.summary) });
   }
   for (const turn of context.turns) {
     messages.push({ role: 'user', content: formatUserMessage(turn.author, turn.question) });

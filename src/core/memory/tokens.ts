@@ -1,4 +1,5 @@
 import { decode, encode, countTokens as encodeAndCount } from 'gpt-tokenizer';
+import { formatSummaryMessage, formatUserMessage } from '../agent/build-messages.js';
 import type { Turn } from './types.js';
 
 /** Tokens a chat message costs beyond its text (role and separators), as OpenAI documents for its models. */
@@ -15,13 +16,15 @@ export function countTokens(text: string): number {
 /** Tokens a stored turn costs in a prompt: the user message `[author] question` plus the answer message. */
 export function turnTokens(turn: Turn): number {
   return (
-    countTokens(`[${turn.author}] ${turn.question}`) + countTokens(turn.answer) + 2 * MESSAGE_OVERHEAD_TOKENS
+    countTokens(formatUserMessage(turn.author, turn.question)) +
+    countTokens(turn.answer) +
+    2 * MESSAGE_OVERHEAD_TOKENS
   );
 }
 
 /** Tokens the running summary costs in a prompt, shown as its own system message. */
 export function summaryTokens(summary: string): number {
-  return countTokens(`Summary of the earlier conversation:\n${summary}`) + MESSAGE_OVERHEAD_TOKENS;
+  return countTokens(formatSummaryMessage(summary)) + MESSAGE_OVERHEAD_TOKENS;
 }
 
 /** `text` cut to at most `max` tokens (a last resort: it drops whatever comes after). */
