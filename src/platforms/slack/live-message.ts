@@ -46,19 +46,12 @@ export function createLiveMessage<V>(options: LiveMessageOptions<V>): LiveMessag
       // Different views can look the same (the streamed answer and the final one); send each look once.
       const look = JSON.stringify(message);
       if (ts !== undefined && look === shown) return;
-      // `parse: 'none'`: Slack must not turn any text into mentions or channel links on its own.
-      const common = { channel: place.channel, ...message, parse: 'none' } as const;
       if (ts === undefined) {
-        const res = await client.chat.postMessage({
-          ...common,
-          ...(place.threadTs ? { thread_ts: place.threadTs } : {}),
-          unfurl_links: false,
-          unfurl_media: false,
-        });
-        ts = res.ts;
+        ts = await postMessage(client, place, message);
         resolvePosted(ts);
       } else {
-        await client.chat.update({ ...common, ts });
+        // `parse: 'none'`: Slack must not turn any text into mentions or channel links on its own.
+        await client.chat.update({ channel: place.channel, ts, ...message, parse: 'none' });
       }
       shown = look;
     },
@@ -77,4 +70,21 @@ export function createLiveMessage<V>(options: LiveMessageOptions<V>): LiveMessag
     },
     posted: () => postedPromise,
   };
+}
+
+/** Posts `message` at `place`, returning its ts. Slack must neither parse mentions out of it nor unfurl links. */
+export async function postMessage(
+  client: webApi.WebClient,
+  place: SlackPlace,
+  message: SlackMessage,
+): Promise<string | undefined> {
+  const res = await client.chat.postMessage({
+    channel: place.channel,
+    ...(place.threadTs ? { thread_ts: place.threadTs } : {}),
+    ...message,
+    parse: 'none',
+    unfurl_links: false,
+    unfurl_media: false,
+  });
+  return res.ts;
 }

@@ -3,15 +3,10 @@ import type { AgentEvent } from '../../core/agent/events.js';
 import type { AskOutcome } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import { formatStep, isStepEvent } from './format-steps.js';
-import {
-  buildMessage,
-  markdownToMessages,
-  SECTION_CHARS,
-  SECTIONS_PER_MESSAGE,
-  type SlackMessage,
-} from './limits.js';
-import { createLiveMessage, type LiveMessage, type SlackPlace } from './live-message.js';
+import { buildMessage, markdownToMessages, type SlackMessage } from './limits.js';
+import { createLiveMessage, postMessage, type SlackPlace } from './live-message.js';
 import { plainToMrkdwn } from './mrkdwn.js';
+import { createStepReplies, createStepsMessage } from './steps-layout.js';
 
 /**
  * Where a run's output goes.
@@ -78,10 +73,22 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
   });
   answer.set({ kind: 'thinking' });
 
+  // Steps go out only once the answer message exists: under it (channel) or after it (thread).
   const steps =
     options.layout === 'channel'
-      ? createThreadReplies(client, place.channel, answer, warn('could not post a step'))
-      : createStepsMessages(options, answer, warn('could not update the steps message'));
+      ? createStepReplies({
+          client,
+          channel: place.channel,
+          parent: answer.posted,
+          onError: warn('could not post a step'),
+        })
+      : createStepsMessage({
+          client,
+          place,
+          intervalMs: options.intervalMs,
+          after: answer.posted(),
+          onError: warn('could not update the steps message'),
+        });
 
   let streamed = '';
   let final: string | undefined;
@@ -135,106 +142,11 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
   };
 }
 
-interface Steps {
-  add(mrkdwn: string): void;
-  finish(): Promise<void>;
-}
-
-/** `channel` layout: each step is its own reply in the answer's thread, posted one after another. */
-function createThreadReplies(
-  client: webApi.WebClient,
-  channel: string,
-  answer: LiveMessage<AnswerView>,
-  onError: (err: unknown) => void,
-): Steps {
-  let chain = Promise.resolve();
-  return {
-    add(mrkdwn) {
-      chain = chain.then(async () => {
-        const threadTs = await answer.posted();
-        if (!threadTs) return; // no answer message to hang the steps under
-        await postMessage(client, { channel, threadTs }, buildMessage([mrkdwn])).catch(onError);
-      });
-    },
-    finish: () => chain,
-  };
-}
-
-/** `thread` layout: the steps share one reply, edited as they arrive; a full one is closed and another begun. */
-function createStepsMessages(
-  options: SlackRendererOptions,
-  answer: LiveMessage<AnswerView>,
-  onError: (err: unknown) => void,
-): Steps {
-  const newMessage = () =>
-    createLiveMessage<string[]>({
-      client: options.client,
-      place: options.place,
-      intervalMs: options.intervalMs,
-      onError,
-      render: (lines) => buildMessage(packLines(lines)),
-    });
-  let current = newMessage();
-  let lines: string[] = [];
-  // Each steps message is posted only after the message before it, so the thread reads in order.
-  let previous: Promise<unknown> = answer.posted();
-  const settled: Promise<void>[] = [];
-
-  return {
-    add(mrkdwn) {
-      if (lines.length > 0 && packLines([...lines, mrkdwn]).length > SECTIONS_PER_MESSAGE) {
-        const [full, done] = [current, lines];
-        settled.push(previous.then(() => full.finish(done)).catch(onError));
-        previous = full.posted();
-        current = newMessage();
-        lines = [];
-      }
-      lines.push(mrkdwn);
-      const [message, view] = [current, [...lines]];
-      void previous.then(() => message.set(view));
-    },
-    async finish() {
-      if (lines.length > 0) {
-        const [message, view] = [current, lines];
-        settled.push(previous.then(() => message.finish(view)).catch(onError));
-      }
-      await Promise.all(settled);
-    },
-  };
-}
-
-/** Step lines packed into as few sections as fit, each at most SECTION_CHARS. */
-function packLines(lines: readonly string[]): string[] {
-  const sections: string[] = [];
-  for (const line of lines) {
-    const last = sections.at(-1);
-    if (last !== undefined && last.length + 1 + line.length <= SECTION_CHARS)
-      sections[sections.length - 1] = `${last}\n${line}`;
-    else sections.push(line);
-  }
-  return sections;
-}
-
 function withEllipsis(message: SlackMessage): SlackMessage {
   return {
     text: `${message.text} …`,
     blocks: [...message.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: '…' }] }],
   };
-}
-
-async function postMessage(
-  client: webApi.WebClient,
-  place: SlackPlace,
-  message: SlackMessage,
-): Promise<void> {
-  await client.chat.postMessage({
-    channel: place.channel,
-    ...(place.threadTs ? { thread_ts: place.threadTs } : {}),
-    ...message,
-    parse: 'none',
-    unfurl_links: false,
-    unfurl_media: false,
-  });
 }
 
 function failureOf(outcome: AskOutcome | undefined): string {
