@@ -16,11 +16,12 @@ export interface DiscordContext {
 /** Shown where the answer would have been when the bot stops mid-run. */
 export const RESTART_MESSAGE = 'The bot restarted before it could answer; please ask again.';
 
-/** Runs one question through the assistant and renders it on `surface`; never throws. */
+/** Runs one question through the assistant and renders it on `surface` (below `header`, if any); never throws. */
 export async function answer(
   request: Omit<AskRequest, 'signal'>,
   surface: AnswerSurface,
   ctx: DiscordContext,
+  header?: string,
 ): Promise<void> {
   const log = ctx.logger.child({ key: request.key });
   const renderer = createAnswerRenderer({
@@ -28,6 +29,7 @@ export async function answer(
     question: request.text,
     intervalMs: ctx.intervalMs,
     logger: log,
+    header,
   });
   const onEvent = (event: AgentEvent) =>
     renderer.onEvent(

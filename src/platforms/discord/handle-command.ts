@@ -3,7 +3,7 @@ import { formatMemoryReport } from '../shared/format-step.js';
 import { splitMessage } from '../shared/split-message.js';
 import { answer, type DiscordContext } from './answer.js';
 import { conversationKey, displayName } from './conversation.js';
-import { MESSAGE_LIMIT, NO_PINGS } from './limits.js';
+import { MESSAGE_LIMIT, NO_PINGS, threadName } from './limits.js';
 import { interactionSurface } from './surfaces.js';
 
 /** Handles `/ask`, `/reset` and `/memory`; each is acknowledged first, as Discord allows only 3 s. */
@@ -20,7 +20,14 @@ export async function handleCommand(
       const threads =
         interaction.inGuild() && channel !== null && !channel.isThread() && 'threads' in channel;
       const author = displayName(interaction.member, interaction.user);
-      await answer({ key, author, text: question }, interactionSurface(interaction, { threads }), ctx);
+      // Nobody else sees the command's option, so the answer starts with the question, in small print.
+      const header = `-# ${author} asked: ${threadName(question)}`;
+      await answer(
+        { key, author, text: question },
+        interactionSurface(interaction, { threads }),
+        ctx,
+        header,
+      );
       return;
     }
     case 'reset':

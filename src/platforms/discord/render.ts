@@ -41,6 +41,8 @@ export interface AnswerRendererOptions {
   question: string;
   /** Minimum time between edits of one message (STREAM_EDIT_INTERVAL_MS). */
   intervalMs: number;
+  /** A line shown above the answer (a slash command's question, which nobody else sees). */
+  header?: string;
   logger: Logger;
 }
 
@@ -51,6 +53,7 @@ export interface AnswerRendererOptions {
  */
 export function createAnswerRenderer(options: AnswerRendererOptions): AnswerRenderer {
   const { surface, intervalMs, logger } = options;
+  const headed = (text: string) => (options.header ? `${options.header}\n${text}` : text);
   const warn = (what: string) => (err: unknown) => logger.warn({ err }, what);
   const editor = createPacedEditor(surface.edit, intervalMs, warn('could not edit the streaming answer'));
   let steps: StepSink | undefined;
@@ -88,11 +91,11 @@ export function createAnswerRenderer(options: AnswerRendererOptions): AnswerRend
     switch (event.type) {
       case 'answer_delta':
         streamed += event.text;
-        editor.set(preview(streamed));
+        editor.set(streamed.trim() ? preview(headed(streamed)) : headed(PLACEHOLDER));
         break;
       case 'answer_reset':
         streamed = '';
-        editor.set(PLACEHOLDER);
+        editor.set(headed(PLACEHOLDER));
         break;
       case 'answer':
         final = event.text;
@@ -119,12 +122,12 @@ export function createAnswerRenderer(options: AnswerRendererOptions): AnswerRend
     },
     async finish(outcome) {
       const text = final ?? fromOutcome(outcome);
-      await Promise.all([steps?.finish(), deliver(text)]);
+      await Promise.all([steps?.finish(), deliver(headed(text.trim() || '(The answer was empty.)'))]);
     },
   };
 
   async function deliver(text: string): Promise<void> {
-    const [first, ...rest] = splitMessage(text.trim() || '(The answer was empty.)', MESSAGE_LIMIT);
+    const [first, ...rest] = splitMessage(text, MESSAGE_LIMIT);
     try {
       await editor.finish(first);
     } catch (err) {
@@ -145,7 +148,6 @@ export function createAnswerRenderer(options: AnswerRendererOptions): AnswerRend
 
 /** The streamed text so far as it fits in one message. */
 function preview(text: string): string {
-  if (!text.trim()) return PLACEHOLDER;
   return text.length <= MESSAGE_LIMIT ? text : `${splitMessage(text, MESSAGE_LIMIT - 2)[0]} …`;
 }
 

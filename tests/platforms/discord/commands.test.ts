@@ -30,11 +30,12 @@ describe('Discord: slash commands', () => {
     const callback = discord.calls.find((c) => c.path.includes(token) && c.path.endsWith('/callback'));
     expect(callback?.body.type).toBe(5); // deferred: the user sees "thinking…"
     expect(callback?.body.data?.flags ?? 0).toBe(0); // public
-    expect(original.content).toBe('It is 56877.');
+    // Nobody else sees the command's question, so the answer repeats it in small print.
+    expect(original.content).toBe('-# Ali asked: what is 123 * 456 + 789?\nIt is 56877.');
     const edits = discord.calls.filter(
       (c) => c.method === 'PATCH' && c.path.endsWith(`${token}/messages/@original`),
     );
-    expect(edits.at(-1)?.body.content).toBe('It is 56877.');
+    expect(edits.at(-1)?.body.content).toBe(original.content);
     expect(edits.every((c) => c.body.allowed_mentions?.parse?.length === 0)).toBe(true);
 
     const threadCall = discord.calls.find(
@@ -65,7 +66,8 @@ describe('Discord: slash commands', () => {
     const parts = [bed.discord.original(token)!.content, ...followUps.map((c) => c.body.content)];
     expect(parts.length).toBeGreaterThan(1);
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(2000);
-    expect(parts.join('\n').replace(/\s+/g, ' ')).toBe(`${answer}\n\n${answer}`.replace(/\s+/g, ' '));
+    const shown = `-# alice asked: a long one\n${answer}\n\n${answer}`;
+    expect(parts.join('\n').replace(/\s+/g, ' ')).toBe(shown.replace(/\s+/g, ' '));
   });
 
   it('/ask in a DM answers with no thread; the steps go into one follow-up message', async () => {
@@ -78,7 +80,7 @@ describe('Discord: slash commands', () => {
     );
     const token = await bed.command('ask', { question: 'what is 2 + 2?', channelId: dm });
 
-    expect(discord.original(token)!.content).toBe('It is 4.');
+    expect(discord.original(token)!.content).toBe('-# alice asked: what is 2 + 2?\nIt is 4.');
     expect(discord.calls.some((c) => c.path.endsWith('/threads'))).toBe(false);
     const steps = discord.messages(dm).filter((m) => m.id !== discord.original(token)!.id);
     expect(steps).toHaveLength(1);
