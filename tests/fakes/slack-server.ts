@@ -13,7 +13,9 @@ export interface SlackApiCall {
   token: string | undefined;
   /** Arguments, with JSON-encoded fields (blocks, attachments) parsed. */
   args: Json;
-  /** The JSON the fake answered (or the status of an override such as a 429). */
+  /** The HTTP status answered: 200, or an override's (e.g. 429 to test rate limiting). */
+  status: number;
+  /** The JSON body answered. */
   reply: Json;
   /** `performance.now()` when the call arrived, for benchmarks that count calls per second. */
   at: number;
@@ -104,7 +106,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
         const reply = override ?? answer(method, args, req);
         if (reply instanceof HttpReply) ({ status, headers, body } = reply);
         else body = reply;
-        calls.push({ method, token: bearer(req), args, reply: body ?? { status }, at: performance.now() });
+        calls.push({ method, token: bearer(req), args, status, reply: body, at: performance.now() });
       } else if (path.startsWith('/response/')) {
         responses.push({ id: path.slice('/response/'.length), body: parseArgs(req, raw) });
         body = { ok: true };
@@ -185,7 +187,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
       ws.on('message', (data) => {
-        const frame = JSON.parse(String(data));
+        let frame: Json;
+        try {
+          frame = JSON.parse(String(data));
+        } catch {
+          return; // Slack ignores what it cannot parse, and so does the fake
+        }
         pendingAcks.get(frame.envelope_id)?.(frame.payload ?? {});
         pendingAcks.delete(frame.envelope_id);
         notify();

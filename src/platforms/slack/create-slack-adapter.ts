@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
+import { App, type Context, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../../config.js';
 import type { Assistant } from '../../core/assistant.js';
 import { ConfigError } from '../../core/errors.js';
@@ -103,14 +103,11 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     dedupe: createDeduper(),
   };
   const intake = createIntake(deps);
-  const delivery = (
-    body: { event_id?: string; team_id?: string },
-    context: Record<string, unknown>,
-  ): Delivery => ({
+  const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
     eventId: body.event_id,
-    teamId: (context.teamId as string | undefined) ?? body.team_id ?? 'unknown',
-    botUserId: context.botUserId as string | undefined,
-    retryNum: context.retryNum as number | undefined,
+    teamId: context.teamId ?? body.team_id ?? 'unknown',
+    botUserId: context.botUserId,
+    retryNum: context.retryNum,
   });
   app.event('app_mention', async ({ event, body, context, client }) => {
     intake.mention(event, delivery(body, context), client);

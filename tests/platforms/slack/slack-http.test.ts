@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/core/logger.js';
 import { createSlackAdapter } from '../../../src/platforms/slack/create-slack-adapter.js';
-import { eventCallback, sendSigned, startFakeSlack, visibleText } from '../../fakes/slack-server.js';
+import {
+  eventCallback,
+  HttpReply,
+  sendSigned,
+  startFakeSlack,
+  visibleText,
+} from '../../fakes/slack-server.js';
 import { testConfig } from '../../helpers/config.js';
 import {
   ask,
@@ -79,6 +85,20 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
     await vi.waitFor(() => expect(h.model.requests).toHaveLength(1)); // the model is thinking…
     await h.adapter.stop();
     expect(visibleText(topLevel(h)[0]!)).toMatch(/^:warning: I was restarted before I could finish/);
+  });
+
+  it('retries an edit Slack rate-limits, and the answer still lands', async () => {
+    h = await startSlackHarness('http');
+    let limited = false;
+    h.slack.override(({ method }) => {
+      if (method !== 'chat.update' || limited) return undefined;
+      limited = true;
+      return new HttpReply(429, { ok: false, error: 'ratelimited' }, { 'retry-after': '0' });
+    });
+    h.model.script({ content: 'Worth the wait.' });
+    await ask(h, mention('hello'));
+    expect(h.slack.callsTo('chat.update').map((c) => c.status)).toEqual([429, 200]);
+    expect(visibleText(topLevel(h)[0]!)).toBe('Worth the wait.');
   });
 
   it("fails to start with Slack's error when the bot token is wrong", async () => {
