@@ -9,12 +9,12 @@ export interface DiscordContext {
   logger: Logger;
   /** STREAM_EDIT_INTERVAL_MS. */
   intervalMs: number;
-  /** Aborted when the adapter stops: runs in flight are cancelled. */
+  /** Aborted when the adapter stops and its grace period is over: runs still in flight are cancelled. */
   signal: AbortSignal;
 }
 
 /** Shown where the answer would have been when the bot stops mid-run. */
-export const RESTART_MESSAGE = 'The bot restarted before it could answer; please ask again.';
+export const RESTART_MESSAGE = 'I was restarted before I could finish; please ask again.';
 
 /** Runs one question through the assistant and renders it on `surface` (below `header`, if any); never throws. */
 export async function answer(

@@ -15,6 +15,8 @@ export interface DiscordAdapterOptions {
   config: Config;
   assistant: Assistant;
   logger: Logger;
+  /** How long stop() lets answers in flight finish before cancelling them (default 5000 ms). */
+  finishGraceMs?: number;
 }
 
 /** The Discord adapter; `idle()` lets shutdown (and tests) wait for the messages being handled. */
@@ -24,7 +26,7 @@ export interface DiscordAdapter extends PlatformAdapter {
 }
 
 /** How long stop() waits for cancelled runs to show their last message before disconnecting. */
-const STOP_GRACE_MS = 5000;
+const CANCEL_GRACE_MS = 3000;
 
 /**
  * Serves the assistant on Discord: mentions and DMs are questions, `/ask`, `/reset` and `/memory` are
@@ -34,19 +36,20 @@ const STOP_GRACE_MS = 5000;
 export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
   const { config, assistant } = options;
   const logger = options.logger.child({ platform: 'discord' });
-  const stopping = new AbortController();
+  const cancel = new AbortController();
+  let accepting = true;
   const ctx: DiscordContext = {
     assistant,
     logger,
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
-    signal: stopping.signal,
+    signal: cancel.signal,
   };
   const inFlight = new Set<Promise<void>>();
   let client: Client | undefined;
 
   /** Runs a handler detached from the event emitter, logging instead of crashing. */
   const track = (what: string, handler: () => Promise<void>) => {
-    if (stopping.signal.aborted) return;
+    if (!accepting) return;
     const task: Promise<void> = handler()
       .catch((err: unknown) => logger.error({ err, what }, 'a Discord event handler failed'))
       .finally(() => inFlight.delete(task));
@@ -90,8 +93,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
 
       // discord.js reconnects by itself; it gives up only on codes that need a fix (token, intents).
       bot.on(Events.ShardDisconnect, (event) => {
-        if (!stopping.signal.aborted)
-          logger.error({ code: event.code }, 'Discord closed the connection for good');
+        if (accepting) logger.error({ code: event.code }, 'Discord closed the connection for good');
       });
 
       let giveUp: (event: { code: number }) => void = () => {};
@@ -123,14 +125,23 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       }
     },
     async stop() {
-      stopping.abort();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([idle(), new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
-      clearTimeout(timer);
+      // Take no new questions, let answers in flight finish for a moment, then cancel what is left
+      // (each says so where its answer would have been) and disconnect.
+      accepting = false;
+      await within(idle(), options.finishGraceMs ?? 5000);
+      cancel.abort();
+      await within(idle(), CANCEL_GRACE_MS);
       await client?.destroy();
       client = undefined;
     },
   };
+}
+
+/** Waits for `work`, but no longer than `ms`. */
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** A login failure explained in terms of what to change. */

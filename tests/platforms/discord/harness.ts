@@ -36,7 +36,10 @@ export interface DiscordBed {
 }
 
 /** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
-export async function startDiscordBed(env: Record<string, string> = {}): Promise<DiscordBed> {
+export async function startDiscordBed(
+  env: Record<string, string> = {},
+  options: { finishGraceMs?: number } = {},
+): Promise<DiscordBed> {
   const discord = await startFakeDiscord();
   const test = await startTestCore({
     DISCORD_TOKEN: 'fake-discord-token',
@@ -45,7 +48,12 @@ export async function startDiscordBed(env: Record<string, string> = {}): Promise
     ...env,
   });
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', secrets: [] });
-  const adapter = createDiscordAdapter({ config: test.config, assistant: test.core.assistant, logger });
+  const adapter = createDiscordAdapter({
+    config: test.config,
+    assistant: test.core.assistant,
+    logger,
+    ...options,
+  });
   await adapter.start();
   const alice = discord.user('alice');
   // Events are handled in gateway order, so once a later probe command is answered, earlier events were read.

@@ -49,8 +49,26 @@ describe('Discord: start and stop', () => {
     }
   });
 
-  it('on stop, cancels a run in flight and says so where the answer would have been', async () => {
+  const ask = (bed: DiscordBed, content: string) =>
+    bed.discord.sendMessage({
+      channelId: bed.discord.channelId,
+      author: bed.alice,
+      content: `<@${bed.discord.bot.id}> ${content}`,
+      mentions: [bed.discord.bot],
+    });
+
+  it('on stop, lets an answer in flight finish', async () => {
     bed = await startDiscordBed();
+    bed.model.script({ content: 'Made it in time.', delayMs: 150 });
+    const question = ask(bed, 'a question just before shutdown');
+    await bed.discord.waitForCall((c) => c.body.message_reference?.message_id === question.id);
+    await bed.adapter.stop();
+
+    expect(bed.replyTo(question).content).toBe('Made it in time.');
+  });
+
+  it('on stop, cancels a run that does not finish in time and says so where the answer would have been', async () => {
+    bed = await startDiscordBed({}, { finishGraceMs: 50 });
     let asked: () => void = () => {};
     const modelAsked = new Promise<void>((resolve) => {
       asked = resolve;
@@ -59,12 +77,7 @@ describe('Discord: start and stop', () => {
       asked();
       return { hang: true };
     });
-    const question = bed.discord.sendMessage({
-      channelId: bed.discord.channelId,
-      author: bed.alice,
-      content: `<@${bed.discord.bot.id}> a slow question`,
-      mentions: [bed.discord.bot],
-    });
+    const question = ask(bed, 'a slow question');
     await modelAsked;
     await bed.adapter.stop();
 
