@@ -116,6 +116,14 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) =
     expect(lastQuestion(h)).toBe('[Alice] what is 123 * 456 + 789?');
   });
 
+  it('acknowledges mentions and /ask before any answer exists', async () => {
+    await start({ stopGraceMs: 50 }); // the runs below never finish; stop() cancels them
+    h.model.script({ hang: true }, { hang: true });
+    // Were the ack to wait for the run, these would never return: the model never answers.
+    expect((await h.deliver(eventCallback(mention('a slow question')))).status).toBe(200);
+    expect((await h.command('/ask', 'another slow one', { channel: 'C0002' })).status).toBe(200);
+  });
+
   it('answers /reset and /memory only to the caller', async () => {
     await start();
     h.model.script({ content: 'Noted.' });
