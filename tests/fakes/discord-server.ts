@@ -65,8 +65,17 @@ const threadMetadata = () => ({
   archive_timestamp: now(),
 });
 
+/** Options of {@link startFakeDiscord}. */
+export interface FakeDiscordOptions {
+  /**
+   * Enforces a per-channel limit on message routes like Discord's (about 5 per 5 s): `X-RateLimit-*`
+   * headers on every answer, and 429 with `retry-after` past the limit. Off by default.
+   */
+  channelLimit?: { requests: number; perMs: number };
+}
+
 /** Starts the fake on a free loopback port: one guild with one text channel. */
-export async function startFakeDiscord() {
+export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const bot: FakeUser = {
     id: snowflake(),
     username: 'thinkbot',
@@ -226,11 +235,42 @@ export async function startFakeDiscord() {
       override.times--;
       return [override.response.status, override.response.body, override.response.headers];
     }
+    const limit = rateLimitHeaders(path);
+    if (limit?.['retry-after']) {
+      return [
+        429,
+        { message: 'You are being rate limited.', retry_after: Number(limit['retry-after']) },
+        limit,
+      ];
+    }
     for (const [verb, pattern, handler] of routes) {
       const match = verb === method ? pattern.exec(path) : null;
-      if (match) return handler(match.slice(1), body);
+      if (!match) continue;
+      const [status, payload] = handler(match.slice(1), body);
+      return [status, payload, limit];
     }
     return [404, { message: `the fake Discord has no route ${method} ${path}`, code: 0 }];
+  };
+
+  const windows = new Map<string, number[]>(); // channel id → times of its recent message calls
+  /** Counts a message call against its channel's window; the headers, with `retry-after` once over. */
+  const rateLimitHeaders = (path: string): Record<string, string> | undefined => {
+    const channelId = /^\/channels\/(\d+)\/messages/.exec(path)?.[1];
+    if (!options.channelLimit || !channelId) return undefined;
+    const { requests, perMs } = options.channelLimit;
+    const at = Date.now();
+    const recent = (windows.get(channelId) ?? []).filter((t) => t > at - perMs);
+    const over = recent.length >= requests;
+    if (!over) recent.push(at);
+    windows.set(channelId, recent);
+    const resetAfter = ((recent[0]! + perMs - at) / 1000).toFixed(3);
+    return {
+      'x-ratelimit-limit': String(requests),
+      'x-ratelimit-remaining': String(requests - recent.length),
+      'x-ratelimit-reset-after': resetAfter,
+      'x-ratelimit-bucket': `messages-${channelId}`,
+      ...(over ? { 'retry-after': resetAfter, 'x-ratelimit-scope': 'user' } : {}),
+    };
   };
 
   const server = createServer((req, res) => {

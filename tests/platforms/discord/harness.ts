@@ -6,6 +6,7 @@ import {
 import type { AdapterHarness, VisibleExchange } from '../../contract/adapter-contract.js';
 import {
   type FakeDiscord,
+  type FakeDiscordOptions,
   type FakeMessage,
   type FakeUser,
   startFakeDiscord,
@@ -38,9 +39,9 @@ export interface DiscordBed {
 /** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
 export async function startDiscordBed(
   env: Record<string, string> = {},
-  options: { finishGraceMs?: number } = {},
+  options: { finishGraceMs?: number; discord?: FakeDiscordOptions } = {},
 ): Promise<DiscordBed> {
-  const discord = await startFakeDiscord();
+  const discord = await startFakeDiscord(options.discord);
   const test = await startTestCore({
     DISCORD_TOKEN: 'fake-discord-token',
     DISCORD_API_URL: discord.apiUrl,

@@ -255,4 +255,28 @@ describe('Discord: questions by mention and DM', () => {
     const mine = botMessages(bed, discord.channelId).filter((m) => m.id !== bed.replyTo(question).id);
     expect(mine.map((m) => m.content)).toEqual(['The answer still arrives.']);
   });
+
+  it('under a per-channel limit like Discord’s, still delivers every step and the whole answer', async () => {
+    await bed.close();
+    bed = await startDiscordBed(
+      { STREAM_EDIT_INTERVAL_MS: '0' },
+      { discord: { channelLimit: { requests: 2, perMs: 150 } } },
+    );
+    const { discord } = bed;
+    const calculations = Array.from({ length: 3 }, (_, i) => ({
+      content: `Step ${i}: computing.`,
+      toolCalls: [{ name: 'calculator', arguments: { expression: `${i} + 1` } }],
+    }));
+    bed.model.script(...calculations, { content: LONG_ANSWER });
+    const question = await bed.say('count to three');
+    const reply = bed.replyTo(question);
+
+    expect(reply.content).toBe(LONG_ANSWER);
+    const thread = discord
+      .messages(reply.id)
+      .map((m) => m.content)
+      .join('\n');
+    for (let i = 0; i < 3; i++) expect(thread).toContain(`Step ${i}: computing.`);
+    expect(thread.indexOf('Step 0')).toBeLessThan(thread.indexOf('Step 2'));
+  });
 });
