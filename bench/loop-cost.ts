@@ -5,8 +5,9 @@ import { createAgent } from '../src/core/agent/create-agent.js';
 import type { ChatModel, Completion } from '../src/core/llm/types.js';
 import { loadPrompts } from '../src/core/prompts.js';
 import { testConfig } from '../tests/helpers/config.js';
-import { benchCalculatorTool, PROMPTS_DIR } from './contenders/thinkthread.js';
+import { benchCalculatorTool } from './contenders/thinkthread.js';
 import { arithmeticFor, arithmeticResponder, isCorrect, questionText } from './support/arithmetic.js';
+import { PROMPTS_DIR } from './support/paths.js';
 import { median } from './support/stats.js';
 
 const [protocol = 'tools', count = '20000'] = process.argv.slice(2);

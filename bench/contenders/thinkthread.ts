@@ -15,6 +15,7 @@ import { defineTool, type Tool } from '../../src/core/tools/define-tool.js';
 import { createStore } from '../../src/store/create-store.js';
 import { testConfig } from '../../tests/helpers/config.js';
 import { CALCULATOR, calculate } from '../support/calculator.js';
+import { PROMPTS_DIR } from '../support/paths.js';
 import type { Contender, ContenderSetup } from './types.js';
 
 /** Which thinkthread path to measure. */
@@ -25,9 +26,6 @@ export interface ThinkthreadVariant {
   /** Through the assistant service (per-channel queue, SQLite memory), a fresh channel per question. */
   assistant?: boolean;
 }
-
-/** The prompts folder of the repository. */
-export const PROMPTS_DIR = join(import.meta.dirname, '../../prompts');
 
 /** The bench's calculator as a thinkthread tool. */
 export function benchCalculatorTool(): Tool {

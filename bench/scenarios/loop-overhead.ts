@@ -2,10 +2,11 @@ import { getPrompt, loadPrompts, renderPrompt } from '../../src/core/prompts.js'
 import { createBareOpenAI } from '../contenders/bare-openai.js';
 import { createLangChain } from '../contenders/langchain.js';
 import { createOpenAIAgents } from '../contenders/openai-agents.js';
-import { createThinkthread, PROMPTS_DIR } from '../contenders/thinkthread.js';
+import { createThinkthread } from '../contenders/thinkthread.js';
 import type { Contender, ContenderSetup } from '../contenders/types.js';
 import { arithmeticFor, isCorrect, questionText } from '../support/arithmetic.js';
 import { startFakeModel } from '../support/fake-model.js';
+import { PROMPTS_DIR } from '../support/paths.js';
 import type { ScenarioOptions, ScenarioReport, TargetCheck } from '../support/report.js';
 import { median, percentile, pool, round, since, sustain } from '../support/stats.js';
 
