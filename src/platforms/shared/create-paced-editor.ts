@@ -17,6 +17,8 @@ export function createPacedEditor(
   onError: (err: unknown) => void = () => {},
 ): PacedEditor {
   let pending: string | undefined;
+  /** The newest text asked for, sent or not: what the message must end up showing. */
+  let latest: string | undefined;
   let lastSent: string | undefined;
   let lastAt = Number.NEGATIVE_INFINITY;
   let inFlight: Promise<void> | undefined;
@@ -56,11 +58,11 @@ export function createPacedEditor(
   return {
     set(text) {
       pending = text;
+      latest = text;
       pump();
     },
     async finish(text) {
-      if (text !== undefined) pending = text;
-      const final = pending ?? lastSent;
+      const final = text ?? latest;
       pending = undefined;
       finished = true;
       if (timer) clearTimeout(timer);

@@ -53,3 +53,22 @@ describe('createPacedEditor', () => {
     await expect(editor.finish('x')).rejects.toThrow('gone');
   });
 });
+
+describe('createPacedEditor finish() without text', () => {
+  it('ends on the newest text even when it was in flight, and never re-sends an older one', async () => {
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    const editor = createPacedEditor(async (text) => {
+      if (text === 'second') await new Promise<void>((r) => (release = r));
+      sent.push(text);
+    }, 0);
+    editor.set('first');
+    await new Promise((r) => setTimeout(r, 5));
+    editor.set('second'); // in flight, held until released
+    await new Promise((r) => setTimeout(r, 5));
+    const done = editor.finish();
+    release();
+    await done;
+    expect(sent).toEqual(['first', 'second']);
+  });
+});
