@@ -86,7 +86,9 @@ async function streamed(
   let finishReason: string | null = null;
   let usage: ChatCompletionChunk['usage'];
   const calls: { id: string; name: string; arguments: string }[] = [];
+  let chunks = 0;
   for await (const chunk of stream) {
+    chunks++;
     if (chunk.usage) usage = chunk.usage;
     const choice = chunk.choices[0];
     if (!choice) continue;
@@ -107,6 +109,8 @@ async function streamed(
       if (part.function?.arguments) slot.arguments += part.function.arguments;
     }
   }
+  // A proxy's error page or a non-streaming server parses as zero events, not as an empty answer.
+  if (chunks === 0) throw new ModelError('model_error', 'The model server sent a malformed response.');
   const toolCalls: ToolCall[] = calls
     .filter((c) => c?.name)
     .map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));

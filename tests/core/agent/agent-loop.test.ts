@@ -268,6 +268,14 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
     expect(fake.requests).toHaveLength(3); // the first try and two retries
   });
 
+  it('gives a clear error when the server answers garbage instead of a completion', async () => {
+    fake.script({ raw: '<html>502 Bad Gateway</html>' });
+    const { result, events } = await ask(agentWith(), 'hi');
+    expect(result).toMatchObject({ status: 'failed' });
+    expect((events.at(-1) as { message: string }).message).toMatch(/malformed response/);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('reminds the model of the format once, then gives up with a clear message', async () => {
     const garbage: ScriptStep = protocol === 'tools' ? { content: '' } : { content: 'lorem ipsum dolor' };
     fake.script(garbage, garbage);
