@@ -19,7 +19,10 @@ interface FanIn {
   wallMs: number;
   correct: number;
   rssBeforeMb: number;
+  /** Highest RSS sampled while the channels ran. */
   peakRssMb: number;
+  /** The process's peak RSS so far (getrusage), which includes everything before. */
+  processPeakRssMb: number;
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
   /** This process's CPU time per run while the channels ran. */
@@ -108,7 +111,11 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       measured: `${round(target.wallMs / 1000, 2)} s vs ${round(single / 1000, 2)} s single = ${x(target.wallMs)} (bare openai loop: ${x(floor.wallMs)})`,
       met: target.wallMs <= 3 * single,
     },
-    { target: 'peak RSS ≤ 300 MB', measured: `${target.peakRssMb} MB`, met: target.peakRssMb <= 300 },
+    {
+      target: 'peak RSS ≤ 300 MB',
+      measured: `${target.processPeakRssMb} MB (${target.rssBeforeMb} MB before the channels arrived)`,
+      met: target.processPeakRssMb <= 300,
+    },
     {
       target: `every one of the ${CHANNELS} channels answered correctly`,
       measured: fans.map((f) => `${f.correct}/${CHANNELS}`).join(', '),
@@ -131,7 +138,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
           '× single run',
           'CPU ms/run',
           'correct',
-          'RSS before → peak',
+          'RSS before → max',
           'loop delay p99',
           'max',
         ],
@@ -143,7 +150,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
             x(f.wallMs),
             f.cpuMsPerRun,
             `${f.correct}/${CHANNELS}`,
-            `${f.rssBeforeMb} → ${f.peakRssMb} MB`,
+            f === target ? `${f.rssBeforeMb} → ${f.peakRssMb} MB` : '—',
             `${f.loopDelayP99Ms} ms`,
             `${f.loopDelayMaxMs} ms`,
           ]),
@@ -164,7 +171,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     notes: [
       'The real core (createCore) with its shipped tools: the calculator evaluates in one sandboxed child process, one expression at a time; every request carries the six tool definitions. The floor sends the same system prompt with the calculator only and evaluates in process. The scripted model runs in its own process.',
       `MAX_CONCURRENT_RUNS defaults to 16, a deliberate cap on simultaneous runs (provider rate limits); the target is measured with it raised to ${CHANNELS}${options.quick ? '' : ', and the default is shown beside it'}.`,
-      'Peak RSS is the bench process’s maximum resident set (process.resourceUsage().maxRSS; the calculator’s child process is separate). Event-loop delay from perf_hooks.monitorEventLoopDelay (10 ms resolution) while the channels run.',
+      'RSS is shown for the first run only (a process does not hand memory back, so later rows would show the first one’s heap): sampled every 10 ms; the target uses the process peak (getrusage maxRSS). The calculator’s child process is separate. Event-loop delay from perf_hooks.monitorEventLoopDelay (10 ms resolution) while the channels run.',
     ],
     data: { singleRunMs: round(single, 1), fans, floods },
   };
@@ -180,7 +187,12 @@ function askThrough(assistant: Assistant) {
 
 /** Runs `ask(i)` for every channel at once; wall time, answers, memory and event-loop delay. */
 async function fanIn(label: string, ask: (i: number) => Promise<boolean>): Promise<FanIn> {
-  const rssBefore = process.memoryUsage().rss;
+  const rssBefore = process.memoryUsage.rss();
+  // Sampled, because the process's own peak (maxRSS) only ever grows across the runs of this scenario.
+  let rssMax = rssBefore;
+  const sampler = setInterval(() => {
+    rssMax = Math.max(rssMax, process.memoryUsage.rss());
+  }, 10);
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   const cpu = process.cpuUsage();
@@ -189,13 +201,15 @@ async function fanIn(label: string, ask: (i: number) => Promise<boolean>): Promi
   const wallMs = since(start);
   const cpuMs = cpuMsSince(cpu);
   delay.disable();
+  clearInterval(sampler);
   process.stderr.write(`  fan-in: ${label}: ${round(wallMs / 1000, 2)} s\n`);
   return {
     label,
     wallMs: round(wallMs, 0),
     correct: results.filter(Boolean).length,
     rssBeforeMb: mb(rssBefore),
-    peakRssMb: round(process.resourceUsage().maxRSS / 1024, 1),
+    peakRssMb: mb(Math.max(rssMax, process.memoryUsage.rss())),
+    processPeakRssMb: round(process.resourceUsage().maxRSS / 1024, 1),
     loopDelayP99Ms: round(delay.percentile(99) / 1e6, 1),
     loopDelayMaxMs: round(delay.max / 1e6, 1),
     cpuMsPerRun: round(cpuMs / CHANNELS, 2),
