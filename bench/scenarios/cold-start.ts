@@ -146,8 +146,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       `${Math.round(ready)} ms`,
       c.id === 'node' ? '1×' : `${round(ready / node, 1)}×`,
       `+${Math.round(ready - node)} ms`,
-      `${round(median(s.map((x) => x.rssMb)), 0)} MB`,
-      `${round(median(s.map((x) => x.peakRssMb)), 0)} MB`,
+      megabytes(median(s.map((x) => x.rssMb))),
+      megabytes(median(s.map((x) => x.peakRssMb))),
     ];
   });
   const ready = (id: string) => round(median(samples.get(id)!.map((s) => s.readyMs)), 0);
@@ -229,6 +229,10 @@ function buildToTemp(): string {
   if (!existsSync(join(out, 'dist/index.js')))
     throw new Error('the TypeScript build produced no dist/index.js');
   return out;
+}
+
+function megabytes(value: number): string {
+  return Number.isNaN(value) ? '—' : `${round(value, 0)} MB`;
 }
 
 function readRss(pid: number | undefined): { rssMb: number; peakRssMb: number } {
