@@ -1,6 +1,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Assistant } from '../../src/core/assistant.js';
 import { getPrompt, loadPrompts, renderPrompt } from '../../src/core/prompts.js';
+import { createTools } from '../../src/core/tools/registry.js';
+import { testConfig } from '../../tests/helpers/config.js';
 import { arithmeticFor, isCorrect, questionText } from '../support/arithmetic.js';
 import { startBenchCore } from '../support/bench-core.js';
 import { startFakeModel } from '../support/fake-model.js';
@@ -102,6 +104,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     await fake.close();
   }
 
+  const toolNames = createTools(testConfig({ PROMPTS_DIR })).map((t) => t.name);
   const target = fans[0]!;
   const floor = fans.at(-1)!;
   const x = (ms: number) => `${round(ms / single, 1)}×`;
@@ -169,7 +172,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     ],
     targets,
     notes: [
-      'The real core (createCore) with its shipped tools: the calculator evaluates in one sandboxed child process, one expression at a time; every request carries the six tool definitions. The floor sends the same system prompt with the calculator only and evaluates in process. The scripted model runs in its own process.',
+      `The real core (createCore) with its shipped tools: the calculator evaluates in one sandboxed child process, one expression at a time; every request carries the ${toolNames.length} tool definitions enabled by default (${toolNames.join(', ')}). The floor sends the same system prompt with the calculator only and evaluates in process. The scripted model runs in its own process.`,
       `MAX_CONCURRENT_RUNS defaults to 16, a deliberate cap on simultaneous runs (provider rate limits); the target is measured with it raised to ${CHANNELS}${options.quick ? '' : ', and the default is shown beside it'}.`,
       'RSS is shown for the first run only (a process does not hand memory back, so later rows would show the first one’s heap): sampled every 10 ms; the target uses the process peak (getrusage maxRSS). The calculator’s child process is separate. Event-loop delay from perf_hooks.monitorEventLoopDelay (10 ms resolution) while the channels run.',
     ],
