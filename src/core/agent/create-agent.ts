@@ -1,9 +1,10 @@
 import type { Config } from '../../config.js';
-import { type ErrorCode, isAbortError, ThinkthreadError } from '../errors.js';
+import { type ErrorCode, ThinkthreadError } from '../errors.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import type { PromptSet } from '../prompts.js';
 import type { Tool } from '../tools/define-tool.js';
+import { createDeadline } from '../util/deadline.js';
 import { buildMessages } from './build-messages.js';
 import type { AgentEvent, AgentEventHandler, RunResult, TokenUsage } from './events.js';
 import type { Protocol } from './protocol.js';
@@ -42,15 +43,17 @@ export function createAgent(deps: AgentDeps): Agent {
       : createToolsProtocol(deps.model, deps.tools, deps.prompts);
   const toolsByName = new Map(deps.tools.map((t) => [t.name, t]));
   const now = deps.now ?? (() => new Date());
-  protocol.systemPrompt(formatDate(now())); // fail at startup, not at the first question, on a bad template
+  // Rendered once per day, not per run; rendering now also fails at startup on a bad template.
+  let system = { date: formatDate(now()), text: '' };
+  system.text = protocol.systemPrompt(system.date);
+  const systemPrompt = () => {
+    const date = formatDate(now());
+    if (date !== system.date) system = { date, text: protocol.systemPrompt(date) };
+    return system.text;
+  };
 
   async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
-    const messages: ChatMessage[] = buildMessages(
-      protocol.systemPrompt(formatDate(now())),
-      input.context,
-      input.author,
-      input.message,
-    );
+    const messages: ChatMessage[] = buildMessages(systemPrompt(), input.context, input.author, input.message);
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
     const maxSteps = settings.AGENT_MAX_STEPS;
     let reminded = false;
@@ -129,16 +132,15 @@ export function createAgent(deps: AgentDeps): Agent {
           emit,
         );
       }
-      const timeout = AbortSignal.timeout(settings.RUN_TIMEOUT_MS);
-      const signal = input.signal ? AbortSignal.any([input.signal, timeout]) : timeout;
+      const deadline = createDeadline(settings.RUN_TIMEOUT_MS, input.signal, 'run timeout');
       try {
-        return await loop({ ...input, message: text }, signal, emit);
+        return await loop({ ...input, message: text }, deadline.signal, emit);
       } catch (err) {
         if (input.signal?.aborted) {
           emit({ type: 'error', code: 'cancelled', message: 'Cancelled.' });
           return { status: 'cancelled' };
         }
-        if (timeout.aborted || (isAbortError(err) && signal.aborted)) {
+        if (deadline.expired) {
           return failed(
             'timeout',
             `That took too long (over ${Math.round(settings.RUN_TIMEOUT_MS / 1000)} s) and was stopped.`,
@@ -152,6 +154,8 @@ export function createAgent(deps: AgentDeps): Agent {
         }
         logger?.error({ err: describe(err, deps.redact) }, 'run crashed');
         return failed('internal', 'Something went wrong on my side; the details are in the logs.', emit);
+      } finally {
+        deadline.dispose();
       }
     },
   };

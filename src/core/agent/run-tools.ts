@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isAbortError } from '../errors.js';
 import { type Tool, ToolInputError } from '../tools/define-tool.js';
 import { createLimiter } from '../util/create-limiter.js';
+import { createDeadline } from '../util/deadline.js';
 
 /** Longest observation handed back to the model; longer tool output is cut with a marker. */
 export const MAX_OBSERVATION_CHARS = 8000;
@@ -91,9 +92,8 @@ async function runOne(
   }
   if (options.signal.aborted) throw options.signal.reason;
 
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new Error('tool timeout')), options.timeoutMs);
-  const signal = AbortSignal.any([options.signal, timeout.signal]);
+  const deadline = createDeadline(options.timeoutMs, options.signal, 'tool timeout');
+  const { signal } = deadline;
   let onAbort: (() => void) | undefined;
   try {
     // Race the abort too: a tool that ignores its signal must not hold the run.
@@ -106,12 +106,12 @@ async function runOne(
     return { text: bound(options.redact ? options.redact(text) : text), ok: true };
   } catch (err) {
     if (options.signal.aborted) throw options.signal.reason ?? err;
-    if (timeout.signal.aborted) return fail(`${tool.name} timed out after ${options.timeoutMs} ms.`);
+    if (deadline.expired) return fail(`${tool.name} timed out after ${options.timeoutMs} ms.`);
     const message = err instanceof Error ? err.message : String(err);
     const prefix = err instanceof ToolInputError || isAbortError(err) ? '' : `${tool.name} failed: `;
     return fail(`${prefix}${options.redact ? options.redact(message) : message}`);
   } finally {
-    clearTimeout(timer);
+    deadline.dispose();
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
