@@ -4,8 +4,11 @@ import type { AgentEventHandler, RunResult } from './agent/events.js';
 export interface AskRequest {
   /** Conversation key, e.g. `console:local`, `discord:<guild|dm>:<channel>`, `slack:<team>:<channel>`. */
   key: string;
-  /** Display name of the asker; shared channels have many speakers. */
-  author: string;
+  /**
+   * Display name of the asker; shared channels have many speakers. A promise (e.g. a pending name lookup)
+   * is awaited in the channel's turn, so it cannot reorder questions.
+   */
+  author: string | PromiseLike<string>;
   text: string;
   signal?: AbortSignal;
 }

@@ -27,10 +27,15 @@ export function createAssistant(deps: AssistantDeps): Assistant {
   const { agent, memory, logger } = deps;
   const queue = createRunQueue(deps.limits);
   let closing = false;
+  // Bumped by reset: a run that started before a reset must not write its turn back afterwards.
+  const epochs = new Map<string, number>();
 
   async function answer(request: AskRequest, onEvent: AgentEventHandler): Promise<RunResult> {
-    const { key, author, text, signal } = request;
+    const { key, text, signal } = request;
     if (signal?.aborted) return cancelled(onEvent);
+    const epoch = epochs.get(key) ?? 0;
+    // Resolved here, in the channel's turn, so a slow name lookup cannot reorder questions.
+    const author = await Promise.resolve(request.author).catch(() => 'someone');
     let context: Awaited<ReturnType<ChannelMemory['context']>>;
     try {
       context = await memory.context(key);
@@ -49,6 +54,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     if (result.status !== 'answered') return result;
     // Cancelled as the answer came in: the asker walked away, so the turn is not remembered.
     if (signal?.aborted) return { status: 'cancelled' };
+    if ((epochs.get(key) ?? 0) !== epoch) return result; // reset while answering: delivered, not remembered
     try {
       await memory.record(key, { author, question: text, answer: result.text });
     } catch (err) {
@@ -71,7 +77,10 @@ export function createAssistant(deps: AssistantDeps): Assistant {
           return cancelled(onEvent);
       }
     },
-    reset: (key) => memory.reset(key),
+    async reset(key) {
+      epochs.set(key, (epochs.get(key) ?? 0) + 1);
+      await memory.reset(key);
+    },
     memory: (key) => memory.report(key),
     async close() {
       closing = true;

@@ -49,7 +49,8 @@ export async function runQuestion(
   });
   let outcome: AskOutcome | undefined;
   try {
-    const author = await deps.userNames(client, question.userId);
+    // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
+    const author = deps.userNames(client, question.userId);
     outcome = await deps.assistant.ask(
       { key: question.key, author, text: question.text, signal },
       renderer.onEvent,
