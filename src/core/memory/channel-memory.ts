@@ -47,6 +47,6 @@ export function createChannelMemory(deps: ChannelMemoryDeps): ChannelMemory {
         summarizedTurns: snapshot.summarizedTurns,
       };
     },
-    idle: () => compressor.idle(),
+    idle: (graceMs) => compressor.idle(graceMs),
   };
 }

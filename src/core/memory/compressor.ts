@@ -7,6 +7,8 @@ import type { MemoryBudget } from './types.js';
 
 /** Rounds one compression may take (a round folds a batch; a stale round re-plans). */
 const MAX_ROUNDS = 8;
+/** How long a shutdown waits for compressions in flight before cancelling them. */
+export const COMPRESSION_GRACE_MS = 30_000;
 
 /** Folds old turns into the summary, in the background, one compression per key at a time. */
 export interface Compressor {
@@ -14,8 +16,11 @@ export interface Compressor {
   schedule(key: string): void;
   /** Compresses `key` now; resolves to the number of turns folded, rejects if the summariser fails. */
   compress(key: string): Promise<number>;
-  /** Resolves once no compression is in flight. */
-  idle(): Promise<void>;
+  /**
+   * Resolves once no compression is in flight. Past `graceMs` the ones still running are cancelled (their
+   * turns stay verbatim and are folded later), so a hung model cannot hold a shutdown for minutes.
+   */
+  idle(graceMs?: number): Promise<void>;
 }
 
 /** What compression needs: where memory lives, who summarises, and the budget that triggers it. */
@@ -34,6 +39,7 @@ export interface CompressorDeps {
 export function createCompressor(deps: CompressorDeps): Compressor {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
+  const cancel = new AbortController();
 
   async function compress(key: string): Promise<number> {
     let folded = 0;
@@ -45,7 +51,10 @@ export function createCompressor(deps: CompressorDeps): Compressor {
       );
       if (count === 0) break;
       const old = snapshot.turns.slice(0, count);
-      const text = await deps.summarizer.summarize({ previous: snapshot.summary?.text, turns: old });
+      const text = await deps.summarizer.summarize(
+        { previous: snapshot.summary?.text, turns: old },
+        cancel.signal,
+      );
       const applied = await deps.store.compact(key, {
         throughId: old[count - 1]!.id,
         foldedTurns: count,
@@ -83,8 +92,24 @@ export function createCompressor(deps: CompressorDeps): Compressor {
       running.set(key, job);
     },
     compress,
-    async idle() {
-      while (running.size > 0) await Promise.all(running.values());
+    async idle(graceMs = COMPRESSION_GRACE_MS) {
+      const settled = async () => {
+        while (running.size > 0) await Promise.all(running.values());
+      };
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), graceMs);
+      });
+      const outcome = await Promise.race([settled(), late]);
+      clearTimeout(timer);
+      if (outcome === 'late') {
+        deps.logger?.warn(
+          { keys: [...running.keys()] },
+          'memory compression still running at shutdown; cancelled',
+        );
+        cancel.abort();
+        await settled();
+      }
     },
   };
 }

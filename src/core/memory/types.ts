@@ -33,6 +33,6 @@ export interface ChannelMemory {
   reset(key: string): Promise<void>;
   /** What `/memory` shows. */
   report(key: string): Promise<MemoryReport>;
-  /** Resolves once no compression is in flight (used on shutdown). */
-  idle(): Promise<void>;
+  /** Resolves once no compression is in flight (used on shutdown); past `graceMs` they are cancelled. */
+  idle(graceMs?: number): Promise<void>;
 }

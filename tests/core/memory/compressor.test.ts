@@ -139,4 +139,30 @@ describe('compressor', () => {
     expect((await store.load('a')).summary?.text).toBe('summary of a');
     expect((await store.load('b')).summary?.text).toBe('summary of b');
   });
+
+  it('on shutdown waits a grace period, then cancels a hung summary and keeps every turn', async () => {
+    store = openSqliteStore(':memory:');
+    let seen: AbortSignal | undefined;
+    const hung: Summarizer = {
+      summarize: (_input, signal) =>
+        new Promise<string>((_, reject) => {
+          seen = signal;
+          signal?.addEventListener('abort', () => reject(signal.reason));
+        }),
+    };
+    const compressor = createCompressor({ store, summarizer: hung, budget });
+    for (let n = 1; n <= 4; n++) await append('k', n);
+    compressor.schedule('k');
+    while (!seen) await new Promise((r) => setTimeout(r, 1));
+    await compressor.idle(20);
+    expect(seen.aborted).toBe(true);
+    const after = await store.load('k');
+    expect(after.turns.map((t) => t.question)).toEqual([
+      'question 1',
+      'question 2',
+      'question 3',
+      'question 4',
+    ]);
+    expect(after.summary).toBeFalsy();
+  });
 });
