@@ -46,6 +46,16 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   });
   let rl: ReturnType<typeof createInterface> | undefined;
 
+  /** Runs a memory command; a storage failure is reported, and the chat goes on. */
+  async function command(verb: string, run: () => Promise<string>): Promise<boolean> {
+    try {
+      write(`${await run()}\n`);
+    } catch {
+      write(`Error: could not ${verb} the memory of this chat right now; try again.\n`);
+    }
+    return true;
+  }
+
   async function handle(line: string): Promise<boolean> {
     const text = line.trim();
     if (!text) return true;
@@ -57,12 +67,12 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
         write(`${HELP}\n`);
         return true;
       case '/reset':
-        await assistant.reset(key);
-        write('Memory of this chat cleared.\n');
-        return true;
+        return command('reset', async () => {
+          await assistant.reset(key);
+          return 'Memory of this chat cleared.';
+        });
       case '/memory':
-        write(`${formatMemoryReport(await assistant.memory(key))}\n`);
-        return true;
+        return command('read', async () => formatMemoryReport(await assistant.memory(key)));
     }
     current = new AbortController();
     const outcome = await assistant.ask(
