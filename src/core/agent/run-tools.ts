@@ -6,6 +6,8 @@ import { createDeadline } from '../util/deadline.js';
 
 /** Longest observation handed back to the model; longer tool output is cut with a marker. */
 export const MAX_OBSERVATION_CHARS = 8000;
+/** Tool calls run from one model reply; more would blow up the next prompt (each observation up to 8,000 chars). */
+export const MAX_CALLS_PER_STEP = 8;
 
 /** A tool call as the protocol parsed it: raw JSON text (tools protocol) or object/string (text protocol). */
 export interface PendingCall {
@@ -61,7 +63,14 @@ export async function runToolCalls(
   onDone: (call: PendingCall, observation: Observation) => void,
 ): Promise<Observation[]> {
   const limit = createLimiter(options.concurrency);
-  const results = calls.map((call) => limit(() => runOne(tools.get(call.tool), call, tools, options)));
+  // Every call still gets an observation: the protocol needs an answer for each tool_call_id.
+  const results = calls.map((call, i) =>
+    i < MAX_CALLS_PER_STEP
+      ? limit(() => runOne(tools.get(call.tool), call, tools, options))
+      : Promise.resolve(
+          fail(`not run: at most ${MAX_CALLS_PER_STEP} tool calls per step; call the rest next.`),
+        ),
+  );
   // Later calls may still reject (run aborted) after an earlier one threw; never leave them unhandled.
   for (const r of results) r.catch(() => {});
   const observations: Observation[] = [];
