@@ -17,6 +17,8 @@ export type ScriptStep =
       finishReason?: string;
       /** Milliseconds to wait before answering. */
       delayMs?: number;
+      /** Streamed only: milliseconds to go silent after the first content chunk (a stalled stream). */
+      stallMs?: number;
     }
   | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }
   /** Never answers (until the client gives up). */
@@ -164,7 +166,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       );
     send({ role: 'assistant', content: '' });
     const text = content ?? '';
-    for (let i = 0; i < text.length; i += chunkSize) send({ content: text.slice(i, i + chunkSize) });
+    for (let i = 0; i < text.length; i += chunkSize) {
+      send({ content: text.slice(i, i + chunkSize) });
+      if (i === 0 && step.stallMs) await sleep(step.stallMs);
+      if (res.destroyed) return;
+    }
     toolCalls.forEach((call, index) => {
       const args = call.function.arguments;
       const half = Math.ceil(args.length / 2);

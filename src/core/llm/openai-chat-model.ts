@@ -6,6 +6,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../agent/events.js';
 import { isAbortError, ModelError } from '../errors.js';
+import { createDeadline, type Deadline } from '../util/deadline.js';
 import type { ChatMessage, ChatModel, Completion, CompletionRequest, ToolCall } from './types.js';
 
 /** Settings of the OpenAI-compatible client. */
@@ -47,7 +48,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       if (request.stop?.length) params.stop = [...request.stop];
       if (request.maxTokens) params.max_tokens = request.maxTokens;
       try {
-        if (options.stream) return await streamed(client, params, request);
+        if (options.stream) return await streamed(client, params, request, options.timeoutMs);
         const response = await client.chat.completions.create(
           { ...params, stream: false },
           { signal: request.signal ?? null },
@@ -77,10 +78,35 @@ async function streamed(
   client: OpenAI,
   params: ChatCompletionCreateParamsBase,
   request: CompletionRequest,
+  idleMs: number,
+): Promise<Completion> {
+  // The SDK's timeout ends when the headers arrive; a stream that then stalls is caught by this idle timer.
+  const idle = createDeadline(idleMs, request.signal, 'stalled stream');
+  const stalled = (cause?: unknown) =>
+    new ModelError('model_unavailable', 'The model stopped sending its answer.', undefined, cause);
+  try {
+    const completion = await readStream(client, params, request, idle);
+    // An aborted SSE stream can end quietly instead of throwing: a cut-off answer is not an answer.
+    if (idle.expired) throw stalled();
+    if (idle.signal.aborted) throw idle.signal.reason;
+    return completion;
+  } catch (err) {
+    if (idle.expired) throw stalled(err);
+    throw err;
+  } finally {
+    idle.dispose();
+  }
+}
+
+async function readStream(
+  client: OpenAI,
+  params: ChatCompletionCreateParamsBase,
+  request: CompletionRequest,
+  idle: Deadline,
 ): Promise<Completion> {
   const stream = await client.chat.completions.create(
     { ...params, stream: true, stream_options: { include_usage: true } },
-    { signal: request.signal ?? null },
+    { signal: idle.signal },
   );
   let content = '';
   let finishReason: string | null = null;
@@ -88,6 +114,7 @@ async function streamed(
   const calls: { id: string; name: string; arguments: string }[] = [];
   let chunks = 0;
   for await (const chunk of stream) {
+    idle.refresh();
     chunks++;
     if (chunk.usage) usage = chunk.usage;
     const choice = chunk.choices[0];

@@ -1,8 +1,12 @@
+import { setMaxListeners } from 'node:events';
+
 /** An abort signal that fires when its parent aborts or its time runs out; `dispose()` frees the timer. */
 export interface Deadline {
   readonly signal: AbortSignal;
   /** True when the deadline itself (not the parent) aborted the signal. */
   readonly expired: boolean;
+  /** Restarts the countdown (an idle timeout: each sign of life pushes the deadline back). */
+  refresh(): void;
   dispose(): void;
 }
 
@@ -12,6 +16,8 @@ export interface Deadline {
  */
 export function createDeadline(ms: number, parent?: AbortSignal, reason = 'deadline'): Deadline {
   const controller = new AbortController();
+  // The openai SDK adds a listener per request attempt; a long run with retries passes Node's default of 10.
+  setMaxListeners(0, controller.signal);
   let expired = false;
   const onParentAbort = () => controller.abort(parent?.reason);
   const timer = setTimeout(() => {
@@ -24,6 +30,9 @@ export function createDeadline(ms: number, parent?: AbortSignal, reason = 'deadl
     signal: controller.signal,
     get expired() {
       return expired;
+    },
+    refresh() {
+      timer.refresh();
     },
     dispose() {
       clearTimeout(timer);

@@ -421,4 +421,48 @@ describe('agent loop (tools protocol only)', () => {
     expect(events.find((e) => e.type === 'observation')).toMatchObject({ ok: false });
     expect((events.find((e) => e.type === 'observation') as { text: string }).text).toMatch(/not valid JSON/);
   });
+
+  it('runs at most 8 tool calls from one reply; the rest are told to the model, not run', async () => {
+    fake.script(
+      {
+        content: '',
+        toolCalls: Array.from({ length: 10 }, (_, i) => ({ name: 'add', arguments: { a: i, b: 0 } })),
+      },
+      { content: 'Done.' },
+    );
+    const events: AgentEvent[] = [];
+    await agent().run({ message: 'many', author: 'a', context: { turns: [] } }, (e) => events.push(e));
+    const observations = events.filter((e) => e.type === 'observation') as { ok: boolean; text: string }[];
+    expect(observations.filter((o) => o.ok).map((o) => o.text)).toEqual([
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+    ]);
+    expect(observations.slice(8).every((o) => !o.ok && /at most 8 tool calls/.test(o.text))).toBe(true);
+    expect(fake.requests[1]!.body.messages.filter((m) => m.role === 'tool')).toHaveLength(10);
+  });
+
+  it('gives a clear error when the stream stalls mid-answer for longer than LLM_TIMEOUT_MS', async () => {
+    fake.script({ content: 'This answer starts, then the server goes quiet.', stallMs: 3000 });
+    const stalling = createAgent({
+      model: createOpenAIChatModel({
+        baseURL: fake.url,
+        model: 'm',
+        maxRetries: 0,
+        timeoutMs: 200,
+        stream: true,
+      }),
+      tools,
+      prompts,
+      settings: baseSettings,
+    });
+    const result = await stalling.run({ message: 'q', author: 'a', context: { turns: [] } });
+    expect(result).toMatchObject({ status: 'failed', code: 'model_unavailable' });
+    expect((result as { message: string }).message).toMatch(/stopped sending/);
+  });
 });
