@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Client, Events, GatewayCloseCodes, GatewayIntentBits, Options, Partials } from 'discord.js';
 import type { Config } from '../../config.js';
 import type { Assistant } from '../../core/assistant.js';
@@ -37,6 +38,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const { config, assistant } = options;
   const logger = options.logger.child({ platform: 'discord' });
   const cancel = new AbortController();
+  // Every run and queued question listens to this one signal.
+  setMaxListeners(0, cancel.signal);
   let accepting = true;
   const ctx: DiscordContext = {
     assistant,

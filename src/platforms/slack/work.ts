@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 /** The adapter's work in flight: events being dispatched and the runs they started. */
 export interface Work {
   /** Counts `promise` as in flight until it settles; returns it unchanged. */
@@ -14,6 +15,8 @@ export interface Work {
 export function createWork(onError: (err: unknown) => void): Work {
   const inFlight = new Set<Promise<unknown>>();
   const controller = new AbortController();
+  // Every run and queued question listens to this one signal.
+  setMaxListeners(0, controller.signal);
   const track = <T>(promise: Promise<T>): Promise<T> => {
     const settled = promise.then(
       () => {},
