@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 
-const int = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+// Node timers take at most 2^31-1 ms; a larger value would fire at once.
+const int = (fallback: number, min = 1) =>
+  z.coerce.number().int().min(min).max(2_147_483_647).default(fallback);
 const url = (fallback: string) => z.url({ protocol: /^https?$/ }).default(fallback);
 const optionalText = z
   .string()
