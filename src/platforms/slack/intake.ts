@@ -42,13 +42,18 @@ export interface Intake {
   message(message: IncomingMessage, delivery: Delivery, client: webApi.WebClient): void;
 }
 
+/** Message subtypes that are still a person writing to the bot. */
+const ASKING_SUBTYPES = new Set(['file_share', 'thread_broadcast']);
+
 /** Creates the event intake: filtering, de-duplication, and the hand-off to a background run. */
 export function createIntake(deps: IntakeDeps): Intake {
   const { work, dedupe, logger } = deps;
 
   function accept(message: IncomingMessage, delivery: Delivery, client: webApi.WebClient): void {
-    // Bots (this one included), edits, joins, deletions and every other subtype never start a run.
-    if (message.subtype || message.bot_id || message.edited) return;
+    // Bots (this one included), edits, joins, deletions and other subtypes never start a run; a message with
+    // a file attached, or a thread reply also sent to the channel, is still a person asking something.
+    if (message.subtype && !ASKING_SUBTYPES.has(message.subtype)) return;
+    if (message.bot_id || message.edited) return;
     if (!message.user || message.user === delivery.botUserId) return;
     const keys = [`message:${message.channel}:${message.ts}`];
     if (delivery.eventId) keys.push(`event:${delivery.eventId}`);

@@ -199,6 +199,14 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) =
     expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
   });
 
+  it('answers a direct message that has a file attached (subtype file_share)', async () => {
+    await start();
+    h.model.script({ content: 'Got it.' });
+    await ask(h, { ...directMessage('what is in this screenshot?'), subtype: 'file_share' });
+    expect(h.model.requests).toHaveLength(1);
+    expect(JSON.stringify(h.model.requests[0]!.body.messages)).toContain('what is in this screenshot?');
+  });
+
   it('converts the model’s Markdown to Slack mrkdwn', async () => {
     await start();
     h.model.script({
