@@ -3,7 +3,14 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StorageError } from '../core/errors.js';
 import { migrate } from './sqlite-migrations.js';
-import type { Compaction, ConversationSnapshot, ConversationStore, NewTurn, StoredTurn } from './types.js';
+import type {
+  Compaction,
+  ConversationSnapshot,
+  ConversationStore,
+  NewTurn,
+  StoredTurn,
+  TurnWindow,
+} from './types.js';
 
 /** The path that keeps a SQLite database in memory only (tests, throwaway runs). */
 export const SQLITE_MEMORY_PATH = ':memory:';
@@ -35,6 +42,18 @@ export function openSqliteStore(path: string): ConversationStore {
   const selectTurns = db.prepare<[string], StoredTurn>(
     'SELECT id, author, question, answer, tokens, created_at AS createdAt FROM turns WHERE key = ? ORDER BY id',
   );
+  // The oldest id a window admits, computed over ids and token counts only: no turn text is read for it.
+  const selectWindowStart = db.prepare<[string, number, number], { first: number | null }>(
+    `SELECT MIN(id) AS first FROM (
+       SELECT id,
+              SUM(tokens) OVER (ORDER BY id DESC ROWS UNBOUNDED PRECEDING) AS running,
+              ROW_NUMBER() OVER (ORDER BY id DESC) AS rn
+         FROM turns WHERE key = ?)
+      WHERE rn <= ? OR running <= ?`,
+  );
+  const selectTurnsFrom = db.prepare<[string, number], StoredTurn>(
+    'SELECT id, author, question, answer, tokens, created_at AS createdAt FROM turns WHERE key = ? AND id >= ? ORDER BY id',
+  );
   const ensureConversation = db.prepare<[string, number]>(
     'INSERT INTO conversations (key, updated_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
   );
@@ -56,13 +75,17 @@ export function openSqliteStore(path: string): ConversationStore {
   );
 
   // A deferred read transaction sees one snapshot across both queries, even with writers in other processes.
-  const load = db.transaction((key: string): ConversationSnapshot => {
+  const windowed = (key: string, window: TurnWindow): StoredTurn[] => {
+    const first = selectWindowStart.get(key, window.keep, window.maxTokens)?.first;
+    return first == null ? [] : selectTurnsFrom.all(key, first);
+  };
+  const load = db.transaction((key: string, window?: TurnWindow): ConversationSnapshot => {
     const row = selectConversation.get(key);
     return {
       summary: row?.summary != null ? { text: row.summary, tokens: row.summary_tokens } : null,
       summarizedTurns: row?.summarized_turns ?? 0,
       version: row?.version ?? 0,
-      turns: row ? selectTurns.all(key) : [],
+      turns: !row ? [] : window ? windowed(key, window) : selectTurns.all(key),
     };
   });
   const append = db.transaction((key: string, turn: NewTurn): StoredTurn => {
@@ -97,9 +120,9 @@ export function openSqliteStore(path: string): ConversationStore {
   });
 
   return {
-    async load(key) {
+    async load(key, window) {
       try {
-        return load(key);
+        return load(key, window);
       } catch (err) {
         throw fail('read memory', err);
       }

@@ -29,6 +29,12 @@ export interface ConversationSnapshot {
   version: number;
 }
 
+/** A windowed load's turns: the newest `keep`, then older ones while the running token total stays within `maxTokens`. */
+export interface TurnWindow {
+  maxTokens: number;
+  keep: number;
+}
+
 /** Replaces the oldest turns by a new summary, if nothing else compacted or reset the key meanwhile. */
 export interface Compaction {
   /** Every turn with an id up to this one is folded. */
@@ -46,8 +52,11 @@ export interface Compaction {
  * is refused instead of overwriting newer state.
  */
 export interface ConversationStore {
-  /** The key's summary and turns; an empty snapshot (version 0) for a key never seen. */
-  load(key: string): Promise<ConversationSnapshot>;
+  /**
+   * The key's summary and turns; an empty snapshot (version 0) for a key never seen. With a `window`, only
+   * the newest turns it admits are read, so the cost of a load stays bounded however much history piles up.
+   */
+  load(key: string, window?: TurnWindow): Promise<ConversationSnapshot>;
   /** Appends one turn atomically. */
   appendTurn(key: string, turn: NewTurn): Promise<StoredTurn>;
   /** Applies the compaction atomically; resolves false (changing nothing) when it is stale. */

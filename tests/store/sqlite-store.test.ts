@@ -66,6 +66,47 @@ describe('SQLite conversation store', () => {
     expect(snap.turns[0]!.createdAt).toBeTypeOf('number');
   });
 
+  describe('a windowed load (what the agent is shown)', () => {
+    const fill = async (store: ConversationStore, tokens: number[]) => {
+      for (const [i, t] of tokens.entries()) await store.appendTurn('w', { ...turn(i + 1), tokens: t });
+    };
+    const shown = async (tokens: number[], maxTokens: number, keep: number) => {
+      const store = openStore();
+      await fill(store, tokens);
+      return (await store.load('w', { maxTokens, keep })).turns.map((t) => t.question);
+    };
+
+    it('returns every turn when they fit', async () => {
+      expect(await shown([50, 50, 50], 200, 2)).toEqual(['question 1', 'question 2', 'question 3']);
+    });
+
+    it('returns only the newest within the token window when history piled up', async () => {
+      const questions = await shown(Array(30).fill(30), 200, 2);
+      expect(questions).toEqual([
+        'question 25',
+        'question 26',
+        'question 27',
+        'question 28',
+        'question 29',
+        'question 30',
+      ]);
+    });
+
+    it('always returns the newest `keep` turns, however large', async () => {
+      expect(await shown([500, 500, 500], 200, 2)).toEqual(['question 2', 'question 3']);
+    });
+
+    it('returns nothing for an unknown key, and keeps the summary and version', async () => {
+      const store = openStore();
+      expect((await store.load('nobody', { maxTokens: 100, keep: 2 })).turns).toEqual([]);
+      await fill(store, [10, 10]);
+      const full = await store.load('w');
+      const windowed = await store.load('w', { maxTokens: 100, keep: 1 });
+      expect(windowed.version).toBe(full.version);
+      expect(windowed.summarizedTurns).toBe(full.summarizedTurns);
+    });
+  });
+
   it('keeps keys apart', async () => {
     const store = openStore();
     await store.appendTurn('discord:g:1', turn(1));

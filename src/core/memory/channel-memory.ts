@@ -1,7 +1,7 @@
 import type { ConversationStore } from '../../store/types.js';
 import type { Logger } from '../logger.js';
 import { createCompressor } from './compressor.js';
-import { visibleTurns } from './fold-policy.js';
+import { visibleWindow } from './fold-policy.js';
 import type { Summarizer } from './summarizer.js';
 import { turnTokens } from './tokens.js';
 import type { ChannelMemory, MemoryBudget } from './types.js';
@@ -20,10 +20,10 @@ export function createChannelMemory(deps: ChannelMemoryDeps): ChannelMemory {
   const compressor = createCompressor(deps);
   return {
     async context(key) {
-      const snapshot = await store.load(key);
+      const snapshot = await store.load(key, visibleWindow(budget));
       return {
         summary: snapshot.summary?.text,
-        turns: visibleTurns(snapshot.turns, budget).map(({ author, question, answer }) => ({
+        turns: snapshot.turns.map(({ author, question, answer }) => ({
           author,
           question,
           answer,

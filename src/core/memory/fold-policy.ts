@@ -1,3 +1,4 @@
+import type { TurnWindow } from '../../store/types.js';
 import type { MemoryBudget } from './types.js';
 
 /** A compression brings the verbatim turns down to this share of MEMORY_MAX_TOKENS, so the next is a while off. */
@@ -31,21 +32,12 @@ export function turnsToFold(tokens: readonly number[], budget: MemoryBudget): nu
 }
 
 /**
- * The newest turns the agent is shown: normally all stored ones; if compression has fallen behind, only the
- * newest within twice MEMORY_MAX_TOKENS (never fewer than MEMORY_KEEP_TURNS), so prompts stay bounded.
- * The rest stays stored and reaches the summary once compression catches up.
+ * The turns the agent is shown: normally all stored ones; if compression has fallen behind, only the newest
+ * within twice MEMORY_MAX_TOKENS (never fewer than MEMORY_KEEP_TURNS), so prompts stay bounded. The rest
+ * stays stored and reaches the summary once compression catches up.
  */
-export function visibleTurns<T extends { tokens: number }>(turns: readonly T[], budget: MemoryBudget): T[] {
-  const cap = budget.MEMORY_MAX_TOKENS * MAX_VISIBLE_SHARE;
-  let start = turns.length;
-  let used = 0;
-  while (start > 0) {
-    const next = turns[start - 1]!.tokens;
-    if (turns.length - start >= budget.MEMORY_KEEP_TURNS && used + next > cap) break;
-    used += next;
-    start--;
-  }
-  return turns.slice(start);
+export function visibleWindow(budget: MemoryBudget): TurnWindow {
+  return { maxTokens: budget.MEMORY_MAX_TOKENS * MAX_VISIBLE_SHARE, keep: budget.MEMORY_KEEP_TURNS };
 }
 
 function sum(values: readonly number[]): number {

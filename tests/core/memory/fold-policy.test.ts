@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { turnsToFold, visibleTurns } from '../../../src/core/memory/fold-policy.js';
+import { turnsToFold } from '../../../src/core/memory/fold-policy.js';
 import type { MemoryBudget } from '../../../src/core/memory/types.js';
 
 const budget = (max: number, keep: number): MemoryBudget => ({
@@ -34,22 +34,5 @@ describe('turnsToFold', () => {
   it('folds at most four budgets of turns in one call, and always at least one', () => {
     expect(turnsToFold(Array(100).fill(10), budget(100, 2))).toBe(40);
     expect(turnsToFold([1000, 10, 10], budget(100, 2))).toBe(1);
-  });
-});
-
-describe('visibleTurns', () => {
-  const turns = (tokens: number[]) => tokens.map((t, i) => ({ id: i, tokens: t }));
-
-  it('shows every stored turn in the normal case', () => {
-    expect(visibleTurns(turns([50, 50, 50]), budget(100, 2))).toHaveLength(3);
-  });
-
-  it('shows only the newest within twice the budget when compression has fallen behind', () => {
-    const shown = visibleTurns(turns(Array(30).fill(30)), budget(100, 2));
-    expect(shown.map((t) => t.id)).toEqual([24, 25, 26, 27, 28, 29]);
-  });
-
-  it('always shows MEMORY_KEEP_TURNS turns', () => {
-    expect(visibleTurns(turns([500, 500, 500]), budget(100, 2)).map((t) => t.id)).toEqual([1, 2]);
   });
 });
