@@ -6,7 +6,6 @@ export type ErrorCode =
   | 'invalid_output'
   | 'timeout'
   | 'cancelled'
-  | 'tool_timeout'
   | 'storage'
   | 'busy'
   | 'invalid_input'
@@ -40,13 +39,6 @@ export class ModelError extends ThinkthreadError {
   constructor(code: 'model_unavailable' | 'model_error', message: string, status?: number, cause?: unknown) {
     super(code, message, { cause });
     this.status = status;
-  }
-}
-
-/** A tool call ran past `TOOL_TIMEOUT_MS`. */
-export class ToolTimeoutError extends ThinkthreadError {
-  constructor(tool: string, ms: number) {
-    super('tool_timeout', `Tool "${tool}" timed out after ${ms} ms.`);
   }
 }
 

@@ -33,7 +33,7 @@ export interface ToolRunOptions {
 }
 
 /** Resolves the input a call will be validated with (JSON text parsed, bare strings mapped to the single field). */
-export function resolveInput(
+function resolveInput(
   tool: Tool | undefined,
   call: PendingCall,
 ): { value: unknown } | { error: string } {
