@@ -33,10 +33,7 @@ export interface ToolRunOptions {
 }
 
 /** Resolves the input a call will be validated with (JSON text parsed, bare strings mapped to the single field). */
-function resolveInput(
-  tool: Tool | undefined,
-  call: PendingCall,
-): { value: unknown } | { error: string } {
+function resolveInput(tool: Tool | undefined, call: PendingCall): { value: unknown } | { error: string } {
   let input: unknown = call.input;
   if (call.rawJson && typeof input === 'string') {
     const text = input.trim();
