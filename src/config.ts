@@ -79,10 +79,13 @@ const schema = z.object({
     .string()
     .regex(/^\/[\w-]+$/)
     .default('/memory'),
-  PORT: int(3000, 0),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  SHUTDOWN_GRACE_MS: int(8000, 0),
 
   // Operations
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Unset: info, or warn for the terminal chat (so logs do not interleave with the conversation).
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 
 /** The parsed, typed configuration. */

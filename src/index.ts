@@ -3,11 +3,14 @@ import dotenv from 'dotenv';
 import { type Config, parseConfig, SECRET_KEYS } from './config.js';
 import { createCore } from './core/create-core.js';
 import { ConfigError, ThinkthreadError } from './core/errors.js';
-import { createLogger } from './core/logger.js';
+import { createLogger, type Logger } from './core/logger.js';
 import { createConsoleChat } from './platforms/console/console-chat.js';
-import { createPlatformAdapters } from './platforms/create-platform-adapters.js';
+import { platformCheck } from './platforms/readiness-check.js';
+import { enabledPlatforms } from './platforms/registry.js';
+import type { PlatformAdapter } from './platforms/types.js';
+import { createHttpServer, type ReadinessCheck } from './server/http-server.js';
 
-/** Composition root: config → core → adapters → graceful shutdown. */
+/** Composition root: config → core → platforms and the HTTP server → graceful shutdown. */
 async function main(): Promise<void> {
   dotenv.config({ quiet: true });
   let config: Config;
@@ -17,9 +20,9 @@ async function main(): Promise<void> {
     if (err instanceof ConfigError) exitWith(configHelp(err));
     throw err;
   }
-  const consoleOnly = !config.DISCORD_TOKEN && !config.SLACK_BOT_TOKEN;
+  const platforms = enabledPlatforms(config);
   // In the terminal chat, info lines on stderr would interleave with the conversation.
-  const level = consoleOnly && !process.env.LOG_LEVEL ? 'warn' : config.LOG_LEVEL;
+  const level = config.LOG_LEVEL ?? (platforms.length === 0 ? 'warn' : 'info');
   const logger = createLogger({ level, secrets: SECRET_KEYS.map((k) => config[k]) });
 
   let core: Awaited<ReturnType<typeof createCore>>;
@@ -30,7 +33,12 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const adapters = await createPlatformAdapters(config, core.assistant, logger);
+  let stopping = false;
+  const adapters: PlatformAdapter[] = [];
+  const http = createHttpServer({ logger, readiness: () => readinessChecks(adapters, () => stopping) });
+  for (const platform of platforms) {
+    adapters.push(await platform.create({ config, assistant: core.assistant, logger, http }));
+  }
   const chat =
     adapters.length === 0
       ? createConsoleChat({
@@ -39,31 +47,43 @@ async function main(): Promise<void> {
           output: process.stdout,
           tty: Boolean(process.stdin.isTTY && process.stdout.isTTY),
           author: safeUserName(),
+          logger,
         })
       : undefined;
   if (chat) adapters.push(chat);
 
-  let stopping = false;
   const shutdown = async (reason: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     logger.info({ reason }, 'shutting down');
     await Promise.allSettled(adapters.map((a) => a.stop()));
+    await http.close();
     await core.close();
     process.exit(code);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.on('unhandledRejection', (err) => logger.error({ err: String(err) }, 'unhandled rejection'));
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
 
+  try {
+    await listen(
+      http,
+      config,
+      platforms.some((p) => p.needsHttp(config)),
+      logger,
+    );
+  } catch (err) {
+    logger.fatal({ err }, 'the HTTP server could not start');
+    process.stderr.write(`thinkthread: the HTTP server could not start: ${messageOf(err)}\n`);
+    await shutdown('start failure', 1);
+  }
   for (const adapter of adapters) {
     try {
       await adapter.start();
       logger.info({ platform: adapter.name }, 'platform ready');
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      logger.fatal({ platform: adapter.name, err: message }, 'platform failed to start');
-      process.stderr.write(`thinkthread: ${adapter.name} failed to start: ${message}\n`);
+      logger.fatal({ platform: adapter.name, err }, 'platform failed to start');
+      process.stderr.write(`thinkthread: ${adapter.name} failed to start: ${messageOf(err)}\n`);
       await shutdown('start failure', 1);
     }
   }
@@ -73,12 +93,43 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * Starts the HTTP server when something needs it: on PORT when a platform receives requests, and on
+ * HEALTH_PORT (when set) for the health checks of any deployment.
+ */
+async function listen(
+  http: ReturnType<typeof createHttpServer>,
+  config: Config,
+  platformsNeedHttp: boolean,
+  logger: Logger,
+): Promise<void> {
+  const ports = new Set<number>();
+  if (platformsNeedHttp) ports.add(config.PORT);
+  if (config.HEALTH_PORT !== undefined) ports.add(config.HEALTH_PORT);
+  for (const port of ports) {
+    const bound = await http.listen(port);
+    logger.info({ port: bound }, 'HTTP server listening (GET /healthz, GET /readyz)');
+  }
+}
+
+/** What GET /readyz checks: not shutting down, and every platform connected. */
+function readinessChecks(adapters: readonly PlatformAdapter[], stopping: () => boolean): ReadinessCheck[] {
+  return [
+    { name: 'process', check: () => (stopping() ? 'shutting down' : undefined) },
+    ...adapters.map(platformCheck),
+  ];
+}
+
 function configHelp(err: ConfigError): string {
   return [
     'thinkthread needs some configuration before it can start:',
     ...err.problems.map((p) => `  - ${p}`),
     'Set these in a .env file in this folder (copy .env.example to start) or in the environment.',
   ].join('\n');
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function exitWith(message: string): never {

@@ -1,8 +1,41 @@
-/** A chat platform connection (terminal, Discord, Slack) driving an Assistant. */
+import type { Config } from '../config.js';
+import type { Assistant } from '../core/assistant.js';
+import type { Logger } from '../core/logger.js';
+import type { HttpRoutes } from '../server/http-server.js';
+
+/** Whether a platform is connected and taking questions; `reason` says why not. */
+export type Readiness = { ready: true } | { ready: false; reason: string };
+
+/** A chat platform connection (terminal, Discord, Slack, …) driving the Assistant. */
 export interface PlatformAdapter {
   readonly name: string;
   /** Connects and starts handling messages; resolves once ready. */
   start(): Promise<void>;
-  /** Disconnects; in-flight answers are finished by the Assistant's own close. */
+  /**
+   * Stops taking questions, lets answers in flight finish for SHUTDOWN_GRACE_MS, cancels the rest (each
+   * says so where its answer would have been) and disconnects.
+   */
   stop(): Promise<void>;
+  /** For GET /readyz. */
+  readiness(): Readiness;
+}
+
+/** What a platform is built from. */
+export interface PlatformDeps {
+  config: Config;
+  assistant: Assistant;
+  logger: Logger;
+  /** The process's one HTTP server, for platforms that receive requests (Slack's HTTP mode). */
+  http: HttpRoutes;
+}
+
+/** One entry of the platform registry: adding a platform is a folder plus one of these. */
+export interface PlatformEntry {
+  readonly name: string;
+  /** Whether this configuration turns the platform on. */
+  enabled(config: Config): boolean;
+  /** Whether, so configured, it receives requests on the shared HTTP server. */
+  needsHttp(config: Config): boolean;
+  /** Builds the adapter; the platform's library is loaded only here, so unused platforms cost nothing. */
+  create(deps: PlatformDeps): Promise<PlatformAdapter>;
 }

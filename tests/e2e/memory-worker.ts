@@ -6,7 +6,7 @@ import { createCore } from '../../src/core/create-core.js';
 import { createLogger } from '../../src/core/logger.js';
 
 const config = parseConfig(process.env);
-const core = await createCore(config, createLogger({ level: config.LOG_LEVEL, secrets: [] }));
+const core = await createCore(config, createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] }));
 const run = process.env.WORKER_RUN ?? '1';
 const keys = (process.env.WORKER_KEYS ?? 'a').split(',');
 

@@ -40,7 +40,7 @@ export async function startTestCore(
       LLM_MAX_RETRIES: '0',
       ...overrides,
     });
-    const core = await createCore(config, createLogger({ level: config.LOG_LEVEL, secrets: [] }));
+    const core = await createCore(config, createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] }));
     let closed: Promise<void> | undefined;
     return {
       core,

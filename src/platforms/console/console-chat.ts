@@ -1,7 +1,9 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Assistant } from '../../core/assistant.js';
+import type { Logger } from '../../core/logger.js';
 import { formatMemoryReport } from '../shared/format-step.js';
+import { askAndRender } from '../shared/run-renderer.js';
 import type { PlatformAdapter } from '../types.js';
 import { createConsoleRenderer } from './console-renderer.js';
 
@@ -16,6 +18,7 @@ export interface ConsoleChatOptions {
   /** Interactive terminal (prompt, colours, live answer) or plain line-by-line mode for pipes. */
   tty: boolean;
   author: string;
+  logger: Logger;
   /** Conversation key; defaults to {@link CONSOLE_KEY}. */
   key?: string;
 }
@@ -32,13 +35,13 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   const { assistant, output, tty } = options;
   const key = options.key ?? CONSOLE_KEY;
   const write = (text: string) => output.write(text);
-  const render = createConsoleRenderer({
+  const terminal = {
     write,
     tty,
     get columns() {
       return output.columns ?? 80;
     },
-  });
+  };
   let current: AbortController | undefined;
   let resolveFinished: () => void = () => {};
   const finished = new Promise<void>((resolve) => {
@@ -75,12 +78,15 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
         return command('read', async () => formatMemoryReport(await assistant.memory(key)));
     }
     current = new AbortController();
-    const outcome = await assistant.ask(
-      { key, author: options.author, text, signal: current.signal },
-      render,
-    );
+    await askAndRender({
+      assistant,
+      request: { key, author: options.author, text },
+      renderer: createConsoleRenderer(terminal),
+      signal: current.signal,
+      abortedBy: 'asker',
+      logger: options.logger,
+    });
     current = undefined;
-    if (outcome.status === 'busy') write(`${outcome.message}\n`);
     return true;
   }
 
@@ -116,5 +122,6 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       current?.abort();
       rl?.close();
     },
+    readiness: () => ({ ready: true }),
   };
 }

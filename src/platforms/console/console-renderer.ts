@@ -1,6 +1,8 @@
 import { styleText } from 'node:util';
-import type { AgentEvent } from '../../core/agent/events.js';
+import { OBSERVATION_CHARS } from '../shared/display-limits.js';
 import { formatAction, formatObservation } from '../shared/format-step.js';
+import type { RunRenderer } from '../shared/run-renderer.js';
+import { isEnded, outcomeText, type RunView, type StepView } from '../shared/run-view.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -12,60 +14,69 @@ export interface ConsoleOutput {
   columns?: number;
 }
 
-/** Longest observation shown in the terminal. */
-const OBSERVATION_CHARS = 1500;
-
-/** Renders one run's events as labelled lines: Thought, Action, Observation, Answer. */
-export function createConsoleRenderer(out: ConsoleOutput): (event: AgentEvent) => void {
+/** Renders a run view as labelled lines: Thought, Action, Observation, then Answer (or Error). */
+export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
   const paint = (style: Style, text: string) =>
     out.tty && !process.env.NO_COLOR ? styleText(style, text) : text;
   const label = (name: string, style: Style) => paint([style, 'bold'] as unknown as Style, `${name}:`);
-  let streamed = '';
+  let stepsShown = 0;
+  /** The answer text written live so far (terminals only; pipes get the final text once). */
+  let printed = '';
 
-  const eraseStreamed = () => {
+  const erasePrinted = () => {
+    if (!printed) return;
     const columns = out.columns ?? 80;
-    const rows = `Answer: ${streamed}`
+    const rows = `Answer: ${printed}`
       .split('\n')
       .reduce((n, line) => n + Math.max(1, Math.ceil(line.length / columns)), 0);
     out.write(`\r\x1b[K${'\x1b[1A\x1b[K'.repeat(rows - 1)}`);
-    streamed = '';
+    printed = '';
   };
 
-  return (event) => {
-    switch (event.type) {
+  const stepLine = (step: StepView): string => {
+    switch (step.kind) {
       case 'thought':
-        out.write(`${label('Thought', 'cyan')} ${paint('dim', event.text)}\n`);
-        break;
+        return `${label('Thought', 'cyan')} ${paint('dim', step.text)}`;
       case 'action':
-        out.write(`${label('Action', 'yellow')} ${formatAction(event.tool, event.input)}\n`);
-        break;
+        return `${label('Action', 'yellow')} ${formatAction(step.tool, step.input)}`;
       case 'observation':
-        out.write(
-          `${label('Observation', event.ok ? 'blue' : 'red')} ${paint('dim', formatObservation(event.text, OBSERVATION_CHARS))}\n`,
-        );
-        break;
-      case 'answer_delta':
-        if (!out.tty) break; // pipes get the final text once, so scripts see exactly the answer
-        if (!streamed) out.write(`${label('Answer', 'green')} `);
-        streamed += event.text;
-        out.write(event.text);
-        break;
-      case 'answer_reset':
-        if (out.tty && streamed) eraseStreamed();
-        break;
-      case 'answer':
-        if (out.tty && streamed === event.text) {
-          out.write('\n');
-        } else {
-          if (out.tty && streamed) eraseStreamed();
-          out.write(`${label('Answer', 'green')} ${event.text}\n`);
-        }
-        streamed = '';
-        break;
-      case 'error':
-        if (out.tty && streamed) eraseStreamed();
-        out.write(`${label('Error', 'red')} ${event.message}\n`);
-        break;
+        return `${label('Observation', step.ok ? 'blue' : 'red')} ${paint('dim', formatObservation(step.text, OBSERVATION_CHARS))}`;
     }
+  };
+
+  const showSteps = (view: RunView) => {
+    if (stepsShown < view.steps.length) erasePrinted();
+    for (; stepsShown < view.steps.length; stepsShown++) out.write(`${stepLine(view.steps[stepsShown]!)}\n`);
+  };
+
+  const showAnswer = (answer: string) => {
+    if (!answer.startsWith(printed)) erasePrinted();
+    const rest = answer.slice(printed.length);
+    if (!rest) return;
+    if (!printed) out.write(`${label('Answer', 'green')} `);
+    out.write(rest);
+    printed = answer;
+  };
+
+  return {
+    render(view) {
+      showSteps(view);
+      if (out.tty && !isEnded(view)) showAnswer(view.answer);
+    },
+    async finish(view) {
+      showSteps(view);
+      const shown = outcomeText(view);
+      if (shown.kind === 'answer' && out.tty && printed && printed === view.answer) {
+        out.write('\n');
+      } else {
+        erasePrinted();
+        out.write(
+          shown.kind === 'answer'
+            ? `${label('Answer', 'green')} ${shown.text}\n`
+            : `${label('Error', 'red')} ${shown.text}\n`,
+        );
+      }
+      printed = '';
+    },
   };
 }

@@ -1,71 +1,47 @@
-import { setMaxListeners } from 'node:events';
 import { Client, Events, GatewayCloseCodes, GatewayIntentBits, Options, Partials } from 'discord.js';
-import type { Config } from '../../config.js';
-import type { Assistant } from '../../core/assistant.js';
 import { ConfigError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
-import type { PlatformAdapter } from '../types.js';
+import { createWorkTracker } from '../shared/work-tracker.js';
+import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import type { DiscordContext } from './answer.js';
 import { registerCommands } from './commands.js';
 import { handleCommand } from './handle-command.js';
 import { handleMessage } from './handle-message.js';
 import { NO_PINGS } from './limits.js';
 
-/** Options of {@link createDiscordAdapter}. */
-export interface DiscordAdapterOptions {
-  config: Config;
-  assistant: Assistant;
-  logger: Logger;
-  /** How long stop() lets answers in flight finish before cancelling them (default 5000 ms). */
-  finishGraceMs?: number;
-}
-
-/** The Discord adapter; `idle()` lets shutdown (and tests) wait for the messages being handled. */
+/** The Discord adapter; `idle()` lets tests wait for the messages being handled. */
 export interface DiscordAdapter extends PlatformAdapter {
   /** Resolves once no message or command is being handled. */
   idle(): Promise<void>;
 }
-
-/** How long stop() waits for cancelled runs to show their last message before disconnecting. */
-const CANCEL_GRACE_MS = 3000;
 
 /**
  * Serves the assistant on Discord: mentions and DMs are questions, `/ask`, `/reset` and `/memory` are
  * slash commands (registered at start), and every handler is isolated so one bad event never takes the
  * process down.
  */
-export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
-  const { config, assistant } = options;
-  const logger = options.logger.child({ platform: 'discord' });
-  const cancel = new AbortController();
-  // Every run and queued question listens to this one signal.
-  setMaxListeners(0, cancel.signal);
+export function createDiscordAdapter(
+  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger'>,
+): DiscordAdapter {
+  const { config, assistant } = deps;
+  const logger = deps.logger.child({ platform: 'discord' });
+  const work = createWorkTracker(logger);
   let accepting = true;
   const ctx: DiscordContext = {
     assistant,
     logger,
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
-    signal: cancel.signal,
+    signal: work.signal,
   };
-  const inFlight = new Set<Promise<void>>();
   let client: Client | undefined;
-
-  /** Runs a handler detached from the event emitter, logging instead of crashing. */
   const track = (what: string, handler: () => Promise<void>) => {
-    if (!accepting) return;
-    const task: Promise<void> = handler()
-      .catch((err: unknown) => logger.error({ err, what }, 'a Discord event handler failed'))
-      .finally(() => inFlight.delete(task));
-    inFlight.add(task);
-  };
-
-  const idle = async () => {
-    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    if (accepting) work.run(what, handler);
   };
 
   return {
     name: 'discord',
-    idle,
+    idle: () => work.idle(),
+    readiness: () =>
+      client?.isReady() ? { ready: true } : { ready: false, reason: 'not connected to the Discord gateway' },
     async start() {
       const token = config.DISCORD_TOKEN;
       if (!token) throw new ConfigError(['DISCORD_TOKEN: required to connect to Discord.']);
@@ -84,9 +60,12 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 20 }),
       });
       client = bot;
-      bot.on(Events.MessageCreate, (message) => track('message', () => handleMessage(message, ctx)));
+      bot.on(Events.MessageCreate, (message) =>
+        track('a Discord message', () => handleMessage(message, ctx)),
+      );
       bot.on(Events.InteractionCreate, (interaction) => {
-        if (interaction.isChatInputCommand()) track('command', () => handleCommand(interaction, ctx));
+        if (interaction.isChatInputCommand())
+          track('a Discord command', () => handleCommand(interaction, ctx));
       });
       bot.on(Events.Error, (err) => logger.error({ err }, 'Discord client error'));
       bot.on(Events.Warn, (message) => logger.warn(message));
@@ -128,23 +107,12 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       }
     },
     async stop() {
-      // Take no new questions, let answers in flight finish for a moment, then cancel what is left
-      // (each says so where its answer would have been) and disconnect.
       accepting = false;
-      await within(idle(), options.finishGraceMs ?? 5000);
-      cancel.abort();
-      await within(idle(), CANCEL_GRACE_MS);
+      await work.drain(config.SHUTDOWN_GRACE_MS);
       await client?.destroy();
       client = undefined;
     },
   };
-}
-
-/** Waits for `work`, but no longer than `ms`. */
-async function within(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }
 
 /** A login failure explained in terms of what to change. */

@@ -1,6 +1,7 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { splitMessage } from '../shared/split-message.js';
+import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
 import { conversationKey, displayName } from './conversation.js';
 import { MESSAGE_LIMIT, NO_PINGS, threadName } from './limits.js';
@@ -56,7 +57,7 @@ async function privately(
     text = await work();
   } catch (err) {
     ctx.logger.error({ err, command: interaction.commandName }, 'command failed');
-    text = '⚠️ That did not work; the details are in the bot’s logs.';
+    text = `⚠️ ${WORDING.commandFailed}`;
   }
   const [first, ...rest] = splitMessage(text, MESSAGE_LIMIT);
   await interaction.editReply({ content: first, allowedMentions: NO_PINGS });

@@ -1,12 +1,10 @@
 import type { Message } from 'discord.js';
+import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
 import { conversationKey, displayName } from './conversation.js';
 import { canThread, questionOf } from './intake.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
-import { PLACEHOLDER } from './render.js';
 import { replySurface } from './surfaces.js';
-
-const EMPTY_MENTION = 'Ask me something after the mention, e.g. “@me what is 123 * 456?”';
 
 /** Answers a mention or DM: typing, a placeholder reply, steps in a thread, the answer edited into the reply. */
 export async function handleMessage(message: Message, ctx: DiscordContext): Promise<void> {
@@ -14,7 +12,7 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   if (question === null) return;
   const log = ctx.logger.child({ channel: message.channelId, message: message.id });
   if (!question) {
-    await message.reply({ content: EMPTY_MENTION, allowedMentions: NO_PINGS });
+    await message.reply({ content: WORDING.bareMention, allowedMentions: NO_PINGS });
     return;
   }
   try {
@@ -24,7 +22,7 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   }
   let reply: Message;
   try {
-    reply = await message.reply({ content: PLACEHOLDER, allowedMentions: REPLY_PING });
+    reply = await message.reply({ content: WORDING.thinking, allowedMentions: REPLY_PING });
   } catch (err) {
     // Nowhere to show anything (no Send Messages permission, channel gone): the logs are all we have.
     log.warn({ err }, 'could not reply to a question; is the Send Messages permission missing?');

@@ -4,12 +4,6 @@ export const MESSAGE_LIMIT = 2000;
 /** Longest thread name Discord accepts. */
 export const THREAD_NAME_LIMIT = 100;
 
-/** Longest tool result shown in a step; leaves room for the label and fences within one message. */
-export const OBSERVATION_LIMIT = 1500;
-
-/** Longest tool input shown in an Action step. */
-export const ACTION_INPUT_LIMIT = 500;
-
 /** Model text pings nobody: no @everyone/@here, no roles, no users. */
 export const NO_PINGS = { parse: [], repliedUser: false } as const;
 

@@ -1,8 +1,9 @@
-import type { AgentEvent, AgentEventHandler } from '../../core/agent/events.js';
-import type { AskOutcome } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import { createPacedEditor } from '../shared/create-paced-editor.js';
+import type { RunRenderer } from '../shared/run-renderer.js';
+import { isEnded, outcomeText, type RunView } from '../shared/run-view.js';
 import { splitMessage } from '../shared/split-message.js';
+import { WORDING } from '../shared/wording.js';
 import { MESSAGE_LIMIT, threadName } from './limits.js';
 import {
   createStepPoster,
@@ -11,9 +12,6 @@ import {
   type PostEditable,
   type StepSink,
 } from './steps.js';
-
-/** What the reply says until the answer starts streaming. */
-export const PLACEHOLDER = 'Thinking…';
 
 /** Where one answer is shown: a reply message (or interaction response) and the places around it. */
 export interface AnswerSurface {
@@ -27,38 +25,31 @@ export interface AnswerSurface {
   openThread?: (name: string) => Promise<(text: string) => Promise<void>>;
 }
 
-/** Turns one run's events into Discord messages. */
-export interface AnswerRenderer {
-  onEvent: AgentEventHandler;
-  /** Puts the full answer (or the failure) in place and waits until every message is delivered. */
-  finish(outcome: AskOutcome): Promise<void>;
-}
-
-/** Options of {@link createAnswerRenderer}. */
-export interface AnswerRendererOptions {
+/** Options of {@link createDiscordRenderer}. */
+export interface DiscordRendererOptions {
   surface: AnswerSurface;
   /** The question, which names the reasoning thread. */
   question: string;
   /** Minimum time between edits of one message (STREAM_EDIT_INTERVAL_MS). */
   intervalMs: number;
   /** A line shown above the answer (a slash command's question, which nobody else sees). */
-  header?: string;
+  header?: string | undefined;
   logger: Logger;
 }
 
 /**
- * Renders a run: steps go to a thread started from the answer (or, where there is none, one edited
- * message), the streamed answer is edited into the reply at a steady pace, and the final text replaces
- * it, continued in further messages past Discord's limit.
+ * Renders the run view on Discord: steps go to a thread started from the answer (or, where there is none,
+ * one edited message), the streamed answer is edited into the reply at a steady pace, and the final text
+ * replaces it, continued in further messages past Discord's limit.
  */
-export function createAnswerRenderer(options: AnswerRendererOptions): AnswerRenderer {
+export function createDiscordRenderer(options: DiscordRendererOptions): RunRenderer {
   const { surface, intervalMs, logger } = options;
   const headed = (text: string) => (options.header ? `${options.header}\n${text}` : text);
   const warn = (what: string) => (err: unknown) => logger.warn({ err }, what);
   const editor = createPacedEditor(surface.edit, intervalMs, warn('could not edit the streaming answer'));
   let steps: StepSink | undefined;
-  let streamed = '';
-  let final: string | undefined;
+  let stepsShown = 0;
+  let answerShown = '';
 
   const openSteps = (): StepSink => {
     const inMessage = () =>
@@ -87,42 +78,26 @@ export function createAnswerRenderer(options: AnswerRendererOptions): AnswerRend
     };
   };
 
-  const show = (event: AgentEvent) => {
-    switch (event.type) {
-      case 'answer_delta':
-        streamed += event.text;
-        editor.set(streamed.trim() ? preview(headed(streamed)) : headed(PLACEHOLDER));
-        break;
-      case 'answer_reset':
-        streamed = '';
-        editor.set(headed(PLACEHOLDER));
-        break;
-      case 'answer':
-        final = event.text;
-        break;
-      case 'error':
-        final = failure(event.message);
-        break;
-      default: {
-        const step = formatStep(event);
-        if (!step) break;
-        steps ??= openSteps();
-        steps.push(step);
-      }
+  const showSteps = (view: RunView) => {
+    for (; stepsShown < view.steps.length; stepsShown++) {
+      steps ??= openSteps();
+      steps.push(formatStep(view.steps[stepsShown]!));
     }
   };
 
   return {
-    onEvent(event) {
-      try {
-        show(event);
-      } catch (err) {
-        logger.error({ err, event: event.type }, 'could not render an event');
-      }
+    render(view) {
+      showSteps(view);
+      // The final text is put in place by finish(), whole and split, not as a preview.
+      if (isEnded(view) || view.answer === answerShown) return;
+      answerShown = view.answer;
+      editor.set(view.answer.trim() ? preview(headed(view.answer)) : headed(WORDING.thinking));
     },
-    async finish(outcome) {
-      const text = final ?? fromOutcome(outcome);
-      await Promise.all([steps?.finish(), deliver(headed(text.trim() || '(The answer was empty.)'))]);
+    async finish(view) {
+      showSteps(view);
+      const shown = outcomeText(view);
+      const text = shown.kind === 'answer' ? shown.text : `⚠️ ${shown.text}`;
+      await Promise.all([steps?.finish(), deliver(headed(text))]);
     },
   };
 
@@ -149,19 +124,4 @@ export function createAnswerRenderer(options: AnswerRendererOptions): AnswerRend
 /** The streamed text so far as it fits in one message. */
 function preview(text: string): string {
   return text.length <= MESSAGE_LIMIT ? text : `${splitMessage(text, MESSAGE_LIMIT - 2)[0]} …`;
-}
-
-function failure(message: string): string {
-  return `⚠️ ${message}`;
-}
-
-function fromOutcome(outcome: AskOutcome): string {
-  switch (outcome.status) {
-    case 'answered':
-      return outcome.text;
-    case 'cancelled':
-      return failure('Cancelled.');
-    default:
-      return failure(outcome.message);
-  }
 }

@@ -1,8 +1,10 @@
-import type { AgentEvent } from '../../core/agent/events.js';
 import { createPacedEditor } from '../shared/create-paced-editor.js';
+import { OBSERVATION_CHARS, THOUGHT_CHARS } from '../shared/display-limits.js';
 import { cut, formatAction } from '../shared/format-step.js';
+import type { StepView } from '../shared/run-view.js';
 import { splitMessage } from '../shared/split-message.js';
-import { ACTION_INPUT_LIMIT, MESSAGE_LIMIT, OBSERVATION_LIMIT } from './limits.js';
+import { cutNote } from '../shared/wording.js';
+import { MESSAGE_LIMIT } from './limits.js';
 
 /** Where the reasoning steps of one answer go: a thread, or one edited message. */
 export interface StepSink {
@@ -15,20 +17,18 @@ export interface StepSink {
 /** Posts one message and returns a way to edit it. */
 export type PostEditable = (text: string) => Promise<(text: string) => Promise<void>>;
 
-/** A step as Discord markdown, or undefined for events that are not steps. */
-export function formatStep(event: AgentEvent): string | undefined {
-  switch (event.type) {
+/** A step as Discord markdown. */
+export function formatStep(step: StepView): string {
+  switch (step.kind) {
     case 'thought':
-      return `**Thought:** ${event.text.trim()}`;
+      return `**Thought:** ${cut(step.text.trim(), THOUGHT_CHARS).text}`;
     case 'action':
-      return `**Action:** ${inlineCode(formatAction(event.tool, event.input, ACTION_INPUT_LIMIT))}`;
+      return `**Action:** ${inlineCode(formatAction(step.tool, step.input))}`;
     case 'observation': {
-      const shown = cut(event.text.trim(), OBSERVATION_LIMIT);
-      const note = shown.cut ? `\n-# cut: ${event.text.length.toLocaleString('en')} characters in full` : '';
-      return `**Observation${event.ok ? '' : ' (failed)'}:**\n${codeBlock(shown.text)}${note}`;
+      const shown = cut(step.text.trim(), OBSERVATION_CHARS);
+      const note = shown.cut ? `\n-# ${cutNote(step.text.length)}` : '';
+      return `**Observation${step.ok ? '' : ' (failed)'}:**\n${codeBlock(shown.text)}${note}`;
     }
-    default:
-      return undefined;
   }
 }
 

@@ -1,7 +1,9 @@
 import type { MemoryReport } from '../../core/assistant.js';
+import { ACTION_INPUT_CHARS } from './display-limits.js';
+import { cutNote } from './wording.js';
 
 /** `calculator {"expression":"2+2"}`: a tool call on one line, input cut to `max` characters. */
-export function formatAction(tool: string, input: unknown, max = 300): string {
+export function formatAction(tool: string, input: unknown, max = ACTION_INPUT_CHARS): string {
   const text = typeof input === 'string' ? input : JSON.stringify(input);
   return `${tool} ${cut(text ?? '', max).text}`;
 }
@@ -18,9 +20,7 @@ export function cut(text: string, max: number): { text: string; cut: boolean } {
 /** An observation trimmed for display, with a note when it was cut. */
 export function formatObservation(text: string, max: number): string {
   const trimmed = cut(text.trim(), max);
-  return trimmed.cut
-    ? `${trimmed.text}\n(cut: ${text.length.toLocaleString('en')} characters in full)`
-    : trimmed.text;
+  return trimmed.cut ? `${trimmed.text}\n(${cutNote(text.length)})` : trimmed.text;
 }
 
 /** The `/memory` report as plain text. */

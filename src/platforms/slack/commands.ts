@@ -1,6 +1,7 @@
 import type { App, RespondFn } from '@slack/bolt';
 import type { Config } from '../../config.js';
 import { cut, formatMemoryReport } from '../shared/format-step.js';
+import { WORDING } from '../shared/wording.js';
 import { conversationKey } from './conversation-key.js';
 import type { IntakeDeps } from './intake.js';
 import { CONTEXT_CHARS } from './limits.js';
@@ -18,7 +19,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
   const { assistant, work, logger } = deps;
   const ephemeral = (respond: RespondFn, text: string) =>
     respond({ response_type: 'ephemeral', text }).catch((err: unknown) =>
-      logger.warn({ err: String(err) }, 'could not answer a slash command'),
+      logger.warn({ err }, 'could not answer a slash command'),
     );
 
   app.command(names.SLACK_ASK_COMMAND, async ({ command, ack, respond, client, context }) => {
@@ -34,7 +35,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
     const team = context.teamId ?? command.team_id;
     // Nobody else sees the command, so the answer says who asked what. `<@U…>` shows the asker's name.
     const asked = `<@${command.user_id}> asked: ${plainToMrkdwn(cut(text, CONTEXT_CHARS).text)}`;
-    work.run(async (signal) => {
+    work.run('a Slack /ask', async (signal) => {
       const delivered = await runQuestion(
         deps,
         client,
@@ -49,10 +50,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
         signal,
       );
       if (!delivered) {
-        await ephemeral(
-          respond,
-          'I could not post in this channel: add me to it first (`/invite`), then ask again.',
-        );
+        await ephemeral(respond, WORDING.notInChannel);
       }
     });
   });
@@ -60,12 +58,12 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
   app.command(names.SLACK_RESET_COMMAND, async ({ command, ack, respond, context }) => {
     await ack();
     const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
-    work.run(async () => {
+    work.run('a Slack /reset', async () => {
       try {
         await assistant.reset(key);
         await ephemeral(respond, 'Done: I have forgotten our conversation in this channel.');
       } catch (err) {
-        logger.error({ key, err: String(err) }, 'reset failed');
+        logger.error({ key, err }, 'reset failed');
         await ephemeral(respond, 'Sorry, I could not reset my memory of this channel; try again shortly.');
       }
     });
@@ -74,12 +72,12 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
   app.command(names.SLACK_MEMORY_COMMAND, async ({ command, ack, respond, context }) => {
     await ack();
     const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
-    work.run(async () => {
+    work.run('a Slack /memory', async () => {
       try {
         const report = formatMemoryReport(await assistant.memory(key));
         await ephemeral(respond, `*What I remember of this channel*\n${plainToMrkdwn(report)}`);
       } catch (err) {
-        logger.error({ key, err: String(err) }, 'memory report failed');
+        logger.error({ key, err }, 'memory report failed');
         await ephemeral(respond, 'Sorry, I could not read my memory of this channel; try again shortly.');
       }
     });

@@ -1,57 +1,38 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { App, type Context, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
-import type { Config } from '../../config.js';
-import type { Assistant } from '../../core/assistant.js';
 import { ConfigError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
-import type { PlatformAdapter } from '../types.js';
+import { createWorkTracker } from '../shared/work-tracker.js';
+import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { registerCommands } from './commands.js';
 import { createDeduper } from './event-dedupe.js';
-import { HEALTH_PATH, healthHandler, startHealthServer } from './health.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
+import { createMountedReceiver } from './mounted-receiver.js';
 import { createUserNames } from './user-names.js';
-import { createWork } from './work.js';
 
-/** How long stop() lets answers in flight finish before cancelling them (each then ends with a note). */
-export const STOP_GRACE_MS = 8000;
-
-/** The Slack adapter; `port` and `idle` serve operations and tests. */
+/** The Slack adapter; `idle` serves tests. */
 export interface SlackAdapter extends PlatformAdapter {
   readonly name: 'slack';
   /** `socket` when SLACK_APP_TOKEN is set, else `http` (events and commands at POST /slack/events). */
   readonly mode: 'http' | 'socket';
-  /** The port actually listened on (events in HTTP mode, and GET /healthz), once started. */
-  readonly port: number | undefined;
   /** Resolves once every event received so far has been handled, answers posted included. */
   idle(): Promise<void>;
 }
 
-/** Options of {@link createSlackAdapter}. */
-export interface SlackAdapterOptions {
-  config: Config;
-  assistant: Assistant;
-  logger: Logger;
-  /** How long stop() waits for answers in flight before cancelling them; default STOP_GRACE_MS. */
-  stopGraceMs?: number;
-}
-
 /**
- * The Slack adapter on the real Bolt app: HTTP mode (signed requests on PORT) or Socket Mode (when
- * SLACK_APP_TOKEN is set). Mentions, DMs and `/ask` become runs; `/reset` and `/memory` answer privately.
+ * The Slack adapter on the real Bolt app: HTTP mode (signed requests at POST /slack/events on the shared
+ * HTTP server) or Socket Mode (when SLACK_APP_TOKEN is set). Mentions, DMs and `/ask` become runs;
+ * `/reset` and `/memory` answer privately.
  */
-export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
-  const { config, assistant } = options;
+export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
+  const { config, assistant } = deps;
   const token = config.SLACK_BOT_TOKEN;
   if (!token) throw new ConfigError(['SLACK_BOT_TOKEN: required for Slack.']);
   const mode = config.SLACK_APP_TOKEN ? 'socket' : 'http';
-  const logger = options.logger.child({ platform: 'slack' });
-  const boltLogger = createBoltLogger(options.logger);
+  const logger = deps.logger.child({ platform: 'slack' });
+  const boltLogger = createBoltLogger(deps.logger);
   const clientOptions = { slackApiUrl: config.SLACK_API_URL };
 
   let connected = false;
-  const health = healthHandler(() => ({ ok: mode === 'http' || connected, mode }));
   let receiver: Receiver;
   if (config.SLACK_APP_TOKEN) {
     const socket = new SocketModeReceiver({
@@ -69,11 +50,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     receiver = socket;
   } else {
     if (!config.SLACK_SIGNING_SECRET) throw new ConfigError(['SLACK_SIGNING_SECRET: required in HTTP mode.']);
-    receiver = new HTTPReceiver({
-      signingSecret: config.SLACK_SIGNING_SECRET,
-      logger: boltLogger,
-      customRoutes: [{ path: HEALTH_PATH, method: ['GET'], handler: health }],
-    });
+    const http = new HTTPReceiver({ signingSecret: config.SLACK_SIGNING_SECRET, logger: boltLogger });
+    receiver = createMountedReceiver(http, deps.http);
   }
 
   const app = new App({
@@ -86,15 +64,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     convoStore: false,
   });
 
-  const work = createWork((err) =>
-    logger.error({ err: err instanceof Error ? err.message : String(err) }, 'slack task failed'),
-  );
-  // Counted from the moment the receiver hands an event over (before its ack is sent), so idle() cannot
-  // miss an event that was acknowledged but not yet dispatched to a listener.
-  const processEvent = app.processEvent.bind(app);
-  app.processEvent = (event) => work.track(processEvent(event));
+  const work = createWorkTracker(logger);
+  // Every event is in flight from the first middleware on. A listener acks only after that, so shutdown
+  // (and tests) cannot miss an event that was acknowledged but not yet answered.
+  app.use(async ({ next }) => {
+    await work.track(next());
+  });
 
-  const deps: IntakeDeps = {
+  const intakeDeps: IntakeDeps = {
     assistant,
     userNames: createUserNames(logger),
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
@@ -102,7 +79,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     work,
     dedupe: createDeduper(),
   };
-  const intake = createIntake(deps);
+  const intake = createIntake(intakeDeps);
   const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
     eventId: body.event_id,
     teamId: context.teamId ?? body.team_id ?? 'unknown',
@@ -115,65 +92,42 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   app.event('message', async ({ event, body, context, client }) => {
     intake.message(event as IncomingMessage, delivery(body, context), client);
   });
-  registerCommands(app, config, deps);
+  registerCommands(app, config, intakeDeps);
   // One bad event must never take the process down: Bolt routes listener errors here.
   app.error(async (err) => {
-    logger.error({ err: err.message, code: err.code }, 'slack event failed');
+    logger.error({ err }, 'a Slack event failed');
   });
 
-  let server: Server | undefined;
-  let port: number | undefined;
+  let started = false;
   let stopped: Promise<void> | undefined;
-
-  const closeHealthServer = async () => {
-    if (mode === 'socket' && server?.listening) await new Promise((resolve) => server!.close(resolve));
-  };
 
   async function stop(): Promise<void> {
     try {
       await app.stop();
     } catch (err) {
-      logger.warn({ err: String(err) }, 'stopping the Slack receiver failed');
+      logger.warn({ err }, 'stopping the Slack receiver failed');
     }
-    await closeHealthServer();
-    // Answers in flight get a grace period; after it they are cancelled, so none is left at "Thinking…".
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), options.stopGraceMs ?? STOP_GRACE_MS);
-    });
-    const drained = await Promise.race([work.idle().then(() => true), graceOver]);
-    clearTimeout(timer);
-    if (!drained) {
-      work.abort();
-      await work.idle();
-    }
+    started = false;
+    await work.drain(config.SHUTDOWN_GRACE_MS);
   }
 
   return {
     name: 'slack',
     mode,
-    get port() {
-      return port;
-    },
     async start() {
       await app.init(); // auth.test: a wrong token fails here, with Slack's error
-      if (mode === 'socket') {
-        server = await startHealthServer(config.PORT, health);
-        try {
-          await app.start();
-        } catch (err) {
-          await closeHealthServer();
-          throw err;
-        }
-      } else {
-        server = (await app.start(config.PORT)) as Server;
-      }
-      port = (server.address() as AddressInfo).port;
-      logger.info({ mode, port }, 'slack adapter ready');
+      await app.start();
+      started = true;
+      logger.info({ mode }, 'slack adapter ready');
     },
     stop: () => {
       stopped ??= stop();
       return stopped;
+    },
+    readiness() {
+      if (!started) return { ready: false, reason: 'not started' };
+      if (mode === 'socket' && !connected) return { ready: false, reason: 'Socket Mode is not connected' };
+      return { ready: true };
     },
     idle: () => work.idle(),
   };

@@ -1,10 +1,11 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/logger.js';
+import { WORDING } from '../shared/wording.js';
+import type { WorkTracker } from '../shared/work-tracker.js';
 import { conversationKey } from './conversation-key.js';
 import type { Deduper } from './event-dedupe.js';
 import { type RunDeps, runQuestion } from './run-question.js';
 import { questionFromSlack } from './slack-text.js';
-import type { Work } from './work.js';
 
 /** The fields of a Slack message event (`app_mention` or `message`) that intake looks at. */
 export interface IncomingMessage {
@@ -29,7 +30,7 @@ export interface Delivery {
 
 /** What intake needs. */
 export interface IntakeDeps extends RunDeps {
-  work: Work;
+  work: WorkTracker;
   dedupe: Deduper;
   logger: Logger;
 }
@@ -66,19 +67,19 @@ export function createIntake(deps: IntakeDeps): Intake {
     const text = questionFromSlack(message.text ?? '', delivery.botUserId);
     const user = message.user;
     if (!text) {
-      work.run(async () => {
+      work.run('the Slack usage hint', async () => {
         await client.chat
           .postEphemeral({
             channel: message.channel,
             user,
             ...(threadTs ? { thread_ts: threadTs } : {}),
-            text: 'Ask me something after the mention, e.g. "what is 123 * 456?"',
+            text: WORDING.bareMention,
           })
-          .catch((err: unknown) => logger.warn({ err: String(err) }, 'could not post the usage hint'));
+          .catch((err: unknown) => logger.warn({ err }, 'could not post the usage hint'));
       });
       return;
     }
-    work.run(async (signal) => {
+    work.run('a Slack question', async (signal) => {
       await runQuestion(
         deps,
         client,

@@ -1,8 +1,9 @@
 import type { webApi } from '@slack/bolt';
-import type { AgentEvent } from '../../core/agent/events.js';
-import type { AskOutcome } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
-import { formatStep, isStepEvent } from './format-steps.js';
+import type { RunRenderer } from '../shared/run-renderer.js';
+import { isEnded, outcomeText, type RunView } from '../shared/run-view.js';
+import { WORDING } from '../shared/wording.js';
+import { formatStep } from './format-steps.js';
 import { buildMessage, markdownToMessages, type SlackMessage } from './limits.js';
 import { createLiveMessage, postMessage, type SlackPlace } from './live-message.js';
 import { plainToMrkdwn } from './mrkdwn.js';
@@ -29,17 +30,13 @@ export interface SlackRendererOptions {
   context?: string | undefined;
 }
 
-/** Turns one run's events into Slack messages. */
-export interface SlackRenderer {
-  onEvent(event: AgentEvent): void;
-  /**
-   * Settles every message: the answer (or a short failure note where it would be) and all steps. Never
-   * throws; resolves to false when the answer message could not be posted at all.
-   */
-  finish(outcome?: AskOutcome): Promise<boolean>;
+/** Renders the run view in Slack messages. */
+export interface SlackRenderer extends RunRenderer {
+  /** After finish: false when the answer message could not be posted at all. */
+  delivered(): Promise<boolean>;
 }
 
-const THINKING = '_Thinking…_';
+const THINKING = `_${WORDING.thinking}_`;
 
 type AnswerView =
   | { kind: 'thinking' }
@@ -49,8 +46,7 @@ type AnswerView =
 /** Posts the "thinking" placeholder at once, streams the answer into it, and lays out the steps per `layout`. */
 export function createSlackRenderer(options: SlackRendererOptions): SlackRenderer {
   const { client, place, logger, context } = options;
-  const warn = (what: string) => (err: unknown) =>
-    logger.warn({ err: describe(err), channel: place.channel }, what);
+  const warn = (what: string) => (err: unknown) => logger.warn({ err, channel: place.channel }, what);
 
   const answer = createLiveMessage<AnswerView>({
     client,
@@ -90,38 +86,28 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
           onError: warn('could not update the steps message'),
         });
 
-  let streamed = '';
-  let final: string | undefined;
-  let failure: string | undefined;
+  let stepsShown = 0;
+  let answerShown = '';
+
+  const showSteps = (view: RunView) => {
+    for (; stepsShown < view.steps.length; stepsShown++) steps.add(formatStep(view.steps[stepsShown]!));
+  };
 
   return {
-    onEvent(event) {
-      if (isStepEvent(event)) {
-        steps.add(formatStep(event));
-        return;
-      }
-      switch (event.type) {
-        case 'answer_delta':
-          streamed += event.text;
-          answer.set({ kind: 'stream', markdown: streamed });
-          break;
-        case 'answer_reset':
-          streamed = '';
-          answer.set({ kind: 'thinking' });
-          break;
-        case 'answer':
-          final = event.text;
-          break;
-        case 'error':
-          failure = event.message;
-          break;
-      }
+    render(view) {
+      showSteps(view);
+      // The final text is put in place by finish(), whole and split, not as a preview.
+      if (isEnded(view) || view.answer === answerShown) return;
+      answerShown = view.answer;
+      answer.set(view.answer ? { kind: 'stream', markdown: view.answer } : { kind: 'thinking' });
     },
-    async finish(outcome) {
+    async finish(view) {
+      showSteps(view);
+      const shown = outcomeText(view);
       const messages =
-        final !== undefined
-          ? markdownToMessages(final.trim() ? final : '_(The answer was empty.)_', context)
-          : [buildMessage([`:warning: ${plainToMrkdwn(failure ?? failureOf(outcome))}`], context)];
+        shown.kind === 'answer'
+          ? markdownToMessages(shown.text, context)
+          : [buildMessage([`:warning: ${plainToMrkdwn(shown.text)}`], context)];
       try {
         await answer.finish({ kind: 'done', message: messages[0]! });
       } catch (err) {
@@ -137,8 +123,8 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
           break;
         }
       }
-      return (await answer.posted()) !== undefined;
     },
+    delivered: async () => (await answer.posted()) !== undefined,
   };
 }
 
@@ -147,14 +133,4 @@ function withEllipsis(message: SlackMessage): SlackMessage {
     text: `${message.text} …`,
     blocks: [...message.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: '…' }] }],
   };
-}
-
-function failureOf(outcome: AskOutcome | undefined): string {
-  if (outcome?.status === 'busy' || outcome?.status === 'failed') return outcome.message;
-  if (outcome?.status === 'cancelled') return 'Cancelled.';
-  return 'Something went wrong while answering.';
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

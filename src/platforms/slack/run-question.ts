@@ -1,12 +1,10 @@
 import type { webApi } from '@slack/bolt';
-import type { AskOutcome, Assistant } from '../../core/assistant.js';
+import type { Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
+import { askAndRender } from '../shared/run-renderer.js';
 import type { SlackPlace } from './live-message.js';
 import { type AnswerLayout, createSlackRenderer } from './render.js';
 import type { UserNames } from './user-names.js';
-
-/** Shown where an answer would have been when the bot shut down before finishing it. */
-export const SHUTDOWN_MESSAGE = 'I was restarted before I could finish; please ask again.';
 
 /** A question ready to run: who asked what, in which conversation, and where the answer goes. */
 export interface Question {
@@ -36,9 +34,9 @@ export async function runQuestion(
   deps: RunDeps,
   client: webApi.WebClient,
   question: Question,
-  signal: AbortSignal,
+  shutdown: AbortSignal,
 ): Promise<boolean> {
-  const { logger } = deps;
+  const logger = deps.logger.child({ key: question.key });
   const renderer = createSlackRenderer({
     client,
     place: question.place,
@@ -47,21 +45,15 @@ export async function runQuestion(
     logger,
     context: question.context,
   });
-  let outcome: AskOutcome | undefined;
-  try {
-    // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
-    const author = deps.userNames(client, question.userId);
-    outcome = await deps.assistant.ask(
-      { key: question.key, author, text: question.text, signal },
-      renderer.onEvent,
-    );
-  } catch (err) {
-    // The assistant reports failures as events; a throw is a bug, and still ends in a message.
-    logger.error({ key: question.key, err: err instanceof Error ? err.message : String(err) }, 'ask threw');
-  }
-  // Cancelled by shutdown: say so, rather than a bare "Cancelled." the asker did not ask for.
-  if (signal.aborted && outcome?.status !== 'answered') {
-    renderer.onEvent({ type: 'error', code: 'cancelled', message: SHUTDOWN_MESSAGE });
-  }
-  return renderer.finish(outcome);
+  // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
+  const author = deps.userNames(client, question.userId);
+  await askAndRender({
+    assistant: deps.assistant,
+    request: { key: question.key, author, text: question.text },
+    renderer,
+    signal: shutdown,
+    abortedBy: 'shutdown',
+    logger,
+  });
+  return renderer.delivered();
 }

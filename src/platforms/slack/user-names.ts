@@ -30,10 +30,7 @@ export function createUserNames(logger: Logger, now: () => number = Date.now): U
       },
       (err: unknown) => {
         cache.delete(userId);
-        logger.warn(
-          { user: userId, err: err instanceof Error ? err.message : String(err) },
-          'users.info failed',
-        );
+        logger.warn({ user: userId, err }, 'users.info failed');
         return userId;
       },
     );

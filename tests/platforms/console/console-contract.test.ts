@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { createLogger } from '../../../src/core/logger.js';
 import { type ConsoleChat, createConsoleChat } from '../../../src/platforms/console/console-chat.js';
 import { type AdapterHarness, adapterContract } from '../../contract/adapter-contract.js';
 import { startTestCore } from '../../helpers/test-core.js';
@@ -23,6 +24,7 @@ async function consoleHarness(): Promise<AdapterHarness> {
         output,
         tty: false,
         author: 'tester',
+        logger: createLogger({ level: 'silent', secrets: [] }),
         key: `console:${conversation}`,
       });
       await chat.start();

@@ -39,7 +39,7 @@ export interface DiscordBed {
 /** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
 export async function startDiscordBed(
   env: Record<string, string> = {},
-  options: { finishGraceMs?: number; discord?: FakeDiscordOptions } = {},
+  options: { discord?: FakeDiscordOptions } = {},
 ): Promise<DiscordBed> {
   const discord = await startFakeDiscord(options.discord);
   const test = await startTestCore({
@@ -49,12 +49,7 @@ export async function startDiscordBed(
     ...env,
   });
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', secrets: [] });
-  const adapter = createDiscordAdapter({
-    config: test.config,
-    assistant: test.core.assistant,
-    logger,
-    ...options,
-  });
+  const adapter = createDiscordAdapter({ config: test.config, assistant: test.core.assistant, logger });
   await adapter.start();
   const alice = discord.user('alice');
   // Events are handled in gateway order, so once a later probe command is answered, earlier events were read.

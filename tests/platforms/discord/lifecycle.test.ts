@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/logger.js';
-import { RESTART_MESSAGE } from '../../../src/platforms/discord/answer.js';
 import { createDiscordAdapter } from '../../../src/platforms/discord/create-discord-adapter.js';
+import { WORDING } from '../../../src/platforms/shared/wording.js';
 import { startFakeDiscord } from '../../fakes/discord-server.js';
 import { startTestCore } from '../../helpers/test-core.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
@@ -68,7 +68,7 @@ describe('Discord: start and stop', () => {
   });
 
   it('on stop, cancels a run that does not finish in time and says so where the answer would have been', async () => {
-    bed = await startDiscordBed({}, { finishGraceMs: 50 });
+    bed = await startDiscordBed({ SHUTDOWN_GRACE_MS: '50' });
     let asked: () => void = () => {};
     const modelAsked = new Promise<void>((resolve) => {
       asked = resolve;
@@ -81,6 +81,6 @@ describe('Discord: start and stop', () => {
     await modelAsked;
     await bed.adapter.stop();
 
-    expect(bed.replyTo(question).content).toBe(`⚠️ ${RESTART_MESSAGE}`);
+    expect(bed.replyTo(question).content).toBe(`⚠️ ${WORDING.restarted}`);
   });
 });

@@ -117,7 +117,7 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) =
   });
 
   it('acknowledges mentions and /ask before any answer exists', async () => {
-    await start({ stopGraceMs: 50 }); // the runs below never finish; stop() cancels them
+    await start({ env: { SHUTDOWN_GRACE_MS: '50' } }); // the runs below never finish; stop() cancels them
     h.model.script({ hang: true }, { hang: true });
     // Were the ack to wait for the run, these would never return: the model never answers.
     expect((await h.deliver(eventCallback(mention('a slow question')))).status).toBe(200);
@@ -312,10 +312,18 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) =
     });
   });
 
-  it('serves GET /healthz on PORT', async () => {
+  it('is ready on the shared HTTP server once connected, and not ready once stopped', async () => {
     await start();
-    const res = await fetch(`http://127.0.0.1:${h.adapter.port}/healthz`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: 'ok', platform: 'slack', mode });
+    expect((await fetch(`${h.httpUrl}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${h.httpUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', checks: { slack: 'ok' } });
+    await h.adapter.stop();
+    const stopped = await fetch(`${h.httpUrl}/readyz`);
+    expect(stopped.status).toBe(503);
+    expect(await stopped.json()).toMatchObject({
+      status: 'not ready',
+      reason: expect.stringMatching(/^slack: /),
+    });
   });
 });

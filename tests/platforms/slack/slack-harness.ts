@@ -1,5 +1,7 @@
 import { createLogger } from '../../../src/core/logger.js';
+import { platformCheck } from '../../../src/platforms/readiness-check.js';
 import { createSlackAdapter, type SlackAdapter } from '../../../src/platforms/slack/create-slack-adapter.js';
+import { createHttpServer } from '../../../src/server/http-server.js';
 import type { FakeOpenAI, FakeOpenAIOptions } from '../../fakes/openai-server.js';
 import {
   eventCallback,
@@ -38,6 +40,8 @@ export interface SlackHarness {
   slack: FakeSlack;
   model: FakeOpenAI;
   adapter: SlackAdapter;
+  /** The shared HTTP server the adapter mounts its routes on (always listening, in both modes). */
+  httpUrl: string;
   /** Delivers an `event_callback` body as Slack would in this mode, resolving once it is acked. */
   deliver(body: Json, options?: { retryNum?: number }): Promise<Delivered>;
   /** Delivers a slash command, resolving with Slack's view of the ack. */
@@ -52,8 +56,6 @@ export interface SlackHarnessOptions {
   /** Extra environment for the core and the adapter (strings, as in .env). */
   env?: Record<string, string>;
   model?: FakeOpenAIOptions;
-  /** Passed to the adapter: how long stop() lets answers finish before cancelling them. */
-  stopGraceMs?: number;
 }
 
 /** Starts a fake Slack, the real core on a scripted model, and the real adapter in `mode`. */
@@ -76,14 +78,20 @@ export async function startSlackHarness(
       options.model,
     );
     const { config } = core;
-    const adapter = createSlackAdapter({
-      config,
-      assistant: core.core.assistant,
-      logger: createLogger({ level: config.LOG_LEVEL, secrets: [] }),
-      ...(options.stopGraceMs === undefined ? {} : { stopGraceMs: options.stopGraceMs }),
+    const logger = createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] });
+    const http = createHttpServer({
+      logger,
+      readiness: () => [platformCheck(adapter)],
     });
-    await adapter.start();
-    const eventsUrl = () => `http://127.0.0.1:${adapter.port}/slack/events`;
+    const adapter = createSlackAdapter({ config, assistant: core.core.assistant, logger, http });
+    const port = await http.listen(0);
+    try {
+      await adapter.start();
+    } catch (err) {
+      await http.close();
+      throw err;
+    }
+    const eventsUrl = () => `http://127.0.0.1:${port}/slack/events`;
     const testCore = core;
     let closed = false;
 
@@ -92,6 +100,7 @@ export async function startSlackHarness(
       slack,
       model: core.fake,
       adapter,
+      httpUrl: `http://127.0.0.1:${port}`,
       async deliver(body, { retryNum } = {}) {
         if (mode === 'socket') {
           const ack = await slack.socket.send(
@@ -135,6 +144,7 @@ export async function startSlackHarness(
         try {
           await adapter.stop();
         } finally {
+          await http.close();
           await testCore.close();
           await slack.close();
         }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/core/logger.js';
 import { createSlackAdapter } from '../../../src/platforms/slack/create-slack-adapter.js';
+import { createHttpServer } from '../../../src/server/http-server.js';
 import {
   eventCallback,
   HttpReply,
@@ -24,7 +25,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
   afterEach(async () => {
     await h?.close();
   });
-  const eventsUrl = () => `http://127.0.0.1:${h.adapter.port}/slack/events`;
+  const eventsUrl = () => `${h.httpUrl}/slack/events`;
 
   it('rejects bad and stale signatures with 401 and runs nothing', async () => {
     h = await startSlackHarness('http');
@@ -79,7 +80,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
   });
 
   it('on shutdown, ends an answer still running with a note instead of leaving "Thinking…"', async () => {
-    h = await startSlackHarness('http', { stopGraceMs: 50 });
+    h = await startSlackHarness('http', { env: { SHUTDOWN_GRACE_MS: '50' } });
     h.model.script({ hang: true });
     await h.deliver(eventCallback(mention('a slow question')));
     await vi.waitFor(() => expect(h.model.requests).toHaveLength(1)); // the model is thinking…
@@ -114,13 +115,11 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
         PORT: '0',
       });
       const assistant = { ask: vi.fn(), reset: vi.fn(), memory: vi.fn(), close: vi.fn() };
-      const adapter = createSlackAdapter({
-        config,
-        assistant,
-        logger: createLogger({ level: 'silent', secrets: [] }),
-      });
+      const logger = createLogger({ level: 'silent', secrets: [] });
+      const http = createHttpServer({ logger, readiness: () => [] });
+      const adapter = createSlackAdapter({ config, assistant, logger, http });
       await expect(adapter.start()).rejects.toThrow(/invalid_auth/);
-      expect(adapter.port).toBeUndefined(); // nothing is listening
+      expect(adapter.readiness()).toMatchObject({ ready: false });
       await adapter.stop();
     } finally {
       await slack.close();

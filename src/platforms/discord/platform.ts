@@ -1,0 +1,12 @@
+import type { PlatformEntry } from '../types.js';
+
+/** Discord: on when DISCORD_TOKEN is set; a gateway connection, so no HTTP routes. */
+export const discordPlatform: PlatformEntry = {
+  name: 'discord',
+  enabled: (config) => Boolean(config.DISCORD_TOKEN),
+  needsHttp: () => false,
+  async create(deps) {
+    const { createDiscordAdapter } = await import('./create-discord-adapter.js');
+    return createDiscordAdapter(deps);
+  },
+};

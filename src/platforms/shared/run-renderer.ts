@@ -1,0 +1,63 @@
+import type { AskRequest, Assistant } from '../../core/assistant.js';
+import type { Logger } from '../../core/logger.js';
+import { applyEvent, createRunView, endFromOutcome, type RunView } from './run-view.js';
+import { WORDING } from './wording.js';
+
+/** How one platform shows a run: it is handed the shared view, and only ever renders that. */
+export interface RunRenderer {
+  /** Called after each visible change while the run goes on; must not throw or block. */
+  render(view: RunView): void;
+  /** Called once with the ended view; resolves when everything is delivered (or has failed and been logged). */
+  finish(view: RunView): Promise<void>;
+}
+
+/** What {@link askAndRender} needs. */
+export interface AskAndRenderOptions {
+  assistant: Assistant;
+  request: Omit<AskRequest, 'signal'>;
+  renderer: RunRenderer;
+  /** Cancels the run. */
+  signal: AbortSignal;
+  /**
+   * Who aborts `signal`: `shutdown` (the grace period is over; the run ends with the restart notice) or
+   * the `asker` (Ctrl+C in the terminal; the run ends as cancelled).
+   */
+  abortedBy: 'shutdown' | 'asker';
+  logger: Logger;
+}
+
+/**
+ * Asks the assistant and has `renderer` show the run as it goes; never throws. A run cut short by
+ * shutdown says so where its answer would have been, rather than a bare "Cancelled".
+ */
+export async function askAndRender(options: AskAndRenderOptions): Promise<RunView> {
+  const { renderer, signal, logger } = options;
+  const view = createRunView();
+  const show = () => {
+    try {
+      renderer.render(view);
+    } catch (err) {
+      logger.error({ err }, 'could not render a run');
+    }
+  };
+  let outcome: Awaited<ReturnType<Assistant['ask']>> | undefined;
+  try {
+    outcome = await options.assistant.ask({ ...options.request, signal }, (event) => {
+      if (applyEvent(view, event)) show();
+    });
+  } catch (err) {
+    // The assistant promises not to throw; if it does, the asker still gets an ending.
+    logger.error({ err }, 'assistant.ask threw');
+  }
+  if (signal.aborted && options.abortedBy === 'shutdown' && view.phase !== 'final') {
+    view.phase = 'cancelled';
+    view.error = { code: 'cancelled', message: WORDING.restarted };
+  }
+  endFromOutcome(view, outcome);
+  try {
+    await renderer.finish(view);
+  } catch (err) {
+    logger.error({ err }, 'could not deliver the end of a run');
+  }
+  return view;
+}

@@ -1,0 +1,107 @@
+import type { AgentEvent, TokenUsage } from '../../core/agent/events.js';
+import type { AskOutcome } from '../../core/assistant.js';
+import type { ErrorCode } from '../../core/errors.js';
+import { WORDING } from './wording.js';
+
+/** Where a run stands: waiting for the model, writing its answer, or ended one of three ways. */
+export type RunPhase = 'thinking' | 'streaming' | 'final' | 'failed' | 'cancelled';
+
+/** One reasoning step as the user sees it. */
+export type StepView =
+  | { kind: 'thought'; step: number; text: string }
+  | { kind: 'action'; step: number; tool: string; input: unknown }
+  | { kind: 'observation'; step: number; tool: string; text: string; ok: boolean };
+
+/** Everything a renderer shows of one run; every platform renders this and nothing else. */
+export interface RunView {
+  phase: RunPhase;
+  /** The steps so far, oldest first; the list only grows. */
+  readonly steps: StepView[];
+  /** The answer as streamed so far, or the final answer once `phase` is `final`. */
+  answer: string;
+  /** Why the run failed or was cancelled, in words for the asker. */
+  error?: { code: ErrorCode; message: string };
+  /** Tokens the model reported, once the run answered. */
+  usage?: TokenUsage;
+}
+
+/** True once the run has ended and nothing more will change. */
+export function isEnded(view: RunView): boolean {
+  return view.phase === 'final' || view.phase === 'failed' || view.phase === 'cancelled';
+}
+
+/** A fresh view, before the model has said anything. */
+export function createRunView(): RunView {
+  return { phase: 'thinking', steps: [], answer: '' };
+}
+
+/**
+ * Applies one core event to the view, in place (a run emits thousands of deltas; copying would cost more
+ * than the rendering). Returns false for events that changed nothing visible. An ended view stays as it is.
+ */
+export function applyEvent(view: RunView, event: AgentEvent): boolean {
+  if (isEnded(view)) return false;
+  switch (event.type) {
+    case 'thought':
+      view.steps.push({ kind: 'thought', step: event.step, text: event.text });
+      return true;
+    case 'action':
+      view.steps.push({ kind: 'action', step: event.step, tool: event.tool, input: event.input });
+      return true;
+    case 'observation':
+      view.steps.push({
+        kind: 'observation',
+        step: event.step,
+        tool: event.tool,
+        text: event.text,
+        ok: event.ok,
+      });
+      return true;
+    case 'answer_delta':
+      if (!event.text) return false;
+      view.answer += event.text;
+      view.phase = 'streaming';
+      return true;
+    case 'answer_reset':
+      view.answer = '';
+      view.phase = 'thinking';
+      return true;
+    case 'answer':
+      view.answer = event.text;
+      view.usage = event.usage;
+      view.phase = 'final';
+      return true;
+    case 'error':
+      view.phase = event.code === 'cancelled' ? 'cancelled' : 'failed';
+      view.error = { code: event.code, message: event.message };
+      return true;
+  }
+}
+
+/** Ends a view the events left open (the run threw, or ended without a closing event), from its outcome. */
+export function endFromOutcome(view: RunView, outcome: AskOutcome | undefined): void {
+  if (isEnded(view)) return;
+  switch (outcome?.status) {
+    case 'answered':
+      applyEvent(view, { type: 'answer', text: outcome.text, usage: outcome.usage, steps: outcome.steps });
+      return;
+    case 'cancelled':
+      applyEvent(view, { type: 'error', code: 'cancelled', message: WORDING.cancelled });
+      return;
+    case 'busy':
+      applyEvent(view, { type: 'error', code: 'busy', message: outcome.message });
+      return;
+    case 'failed':
+      applyEvent(view, { type: 'error', code: outcome.code, message: outcome.message });
+      return;
+    default:
+      applyEvent(view, { type: 'error', code: 'internal', message: WORDING.failed });
+  }
+}
+
+/** What an ended run shows where its answer goes: the answer (never blank), or the reason it has none. */
+export function outcomeText(view: RunView): { kind: 'answer' | 'problem'; text: string } {
+  if (view.phase === 'final')
+    return { kind: 'answer', text: view.answer.trim() ? view.answer : WORDING.emptyAnswer };
+  return { kind: 'problem', text: view.error?.message ?? WORDING.failed };
+}

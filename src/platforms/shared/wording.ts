@@ -1,0 +1,32 @@
+import { BUSY_MESSAGE, CLOSING_MESSAGE } from '../../core/runs/create-assistant.js';
+
+/** Every sentence the bot says on its own account, on every surface; named once so all platforms agree. */
+export const WORDING = {
+  /** Shown where the answer will appear until it starts streaming. */
+  thinking: 'Thinking…',
+  /** A channel already has MAX_QUEUED_PER_CHANNEL questions waiting (the core's sentence). */
+  busy: BUSY_MESSAGE,
+  /** A question arrived while the bot shuts down (the core's sentence). */
+  shuttingDown: CLOSING_MESSAGE,
+  /** The asker cancelled the answer. */
+  cancelled: 'Cancelled.',
+  /** The bot shut down before it could finish an answer. */
+  restarted: 'I was restarted before I could finish; please ask again.',
+  /** Something unexpected went wrong (details are in the logs). */
+  failed: 'Something went wrong while answering.',
+  /** The model answered with nothing. */
+  emptyAnswer: '(The answer was empty.)',
+  /** A mention with no question after it. */
+  bareMention: 'Ask me something after the mention, e.g. “@me what is 123 * 456?”',
+  /** Under an answer the model's length limit cut short. */
+  lengthCut: 'The model stopped at its length limit, so this answer is incomplete.',
+  /** A command failed; the cause is in the logs. */
+  commandFailed: 'That did not work; the details are in the bot’s logs.',
+  /** The bot could not post its answer in the channel. */
+  notInChannel: 'I could not post in this channel: add me to it first (`/invite`), then ask again.',
+} as const;
+
+/** The note under a step's text that was shortened for display (the model saw it whole). */
+export function cutNote(fullLength: number): string {
+  return `cut: ${fullLength.toLocaleString('en')} characters in full`;
+}

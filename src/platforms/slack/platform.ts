@@ -1,0 +1,12 @@
+import type { PlatformEntry } from '../types.js';
+
+/** Slack: on when SLACK_BOT_TOKEN is set; HTTP mode (no SLACK_APP_TOKEN) receives POST /slack/events. */
+export const slackPlatform: PlatformEntry = {
+  name: 'slack',
+  enabled: (config) => Boolean(config.SLACK_BOT_TOKEN),
+  needsHttp: (config) => !config.SLACK_APP_TOKEN,
+  async create(deps) {
+    const { createSlackAdapter } = await import('./create-slack-adapter.js');
+    return createSlackAdapter(deps);
+  },
+};
