@@ -88,6 +88,9 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 
+/** Every setting's name, in schema order; `.env.example` and the README's table list exactly these. */
+export const CONFIG_KEYS = Object.keys(schema.shape) as (keyof z.output<typeof schema>)[];
+
 /** The parsed, typed configuration. */
 export type Config = z.output<typeof schema>;
 

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONSOLE_PLATFORM, PLATFORMS } from '../src/platforms/registry.js';
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -15,6 +16,15 @@ const imports = (file: string) =>
 
 describe('architecture boundaries', () => {
   const coreFiles = sources('src/core');
+  // The registry is the list of platforms; the terminal chat is the fallback when none is enabled.
+  const platformNames = [...PLATFORMS.map((p) => p.name), CONSOLE_PLATFORM];
+
+  it('finds a folder for every registered platform', () => {
+    const folders = readdirSync('src/platforms', { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+      .map((entry) => entry.name);
+    expect(folders.sort()).toEqual([...platformNames].sort());
+  });
 
   it('finds the core sources', () => {
     expect(coreFiles.length).toBeGreaterThan(10);
@@ -23,7 +33,11 @@ describe('architecture boundaries', () => {
   it('keeps the core free of any chat platform', () => {
     const offenders = coreFiles.flatMap((file) =>
       imports(file)
-        .filter((spec) => /discord|slack|@slack\/|(^|\/)platforms\//i.test(spec))
+        .filter(
+          (spec) =>
+            platformNames.some((name) => spec.toLowerCase().includes(name)) ||
+            /discord\.js|@slack\/|(^|\/)(platforms|server)\//.test(spec),
+        )
         .map((spec) => `${file} imports ${spec}`),
     );
     expect(offenders).toEqual([]);
@@ -35,7 +49,7 @@ describe('architecture boundaries', () => {
     const offenders = adapterFiles.flatMap((file) => {
       const own = file.split('/')[2];
       return imports(file)
-        .filter((spec) => ['discord', 'slack', 'console'].some((p) => p !== own && spec.includes(`/${p}/`)))
+        .filter((spec) => platformNames.some((p) => p !== own && spec.includes(`/${p}/`)))
         .map((spec) => `${file} imports ${spec}`);
     });
     expect(offenders).toEqual([]);

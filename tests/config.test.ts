@@ -29,10 +29,12 @@ describe('configuration', () => {
       MAX_QUEUED_PER_CHANNEL: 5,
       STREAM_EDIT_INTERVAL_MS: 1000,
       PORT: 3000,
-      LOG_LEVEL: 'info',
+      SHUTDOWN_GRACE_MS: 8000,
       LLM_STREAM: true,
     });
     expect(config.TAVILY_API_KEY).toBeUndefined();
+    expect(config.LOG_LEVEL).toBeUndefined(); // the root picks info, or warn for the terminal chat
+    expect(config.HEALTH_PORT).toBeUndefined();
   });
 
   it('accepts a base URL alone (Ollama, vLLM) and treats empty values as unset', () => {

@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord-server.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { eventCallback, type FakeSlack, startFakeSlack, visibleText } from '../fakes/slack-server.js';
+import { freePort } from '../helpers/free-port.js';
 import { type BotProcess, spawnBot } from '../helpers/spawn-bot.js';
+import { waitForHttp } from '../helpers/wait-for-http.js';
 import { mention } from '../platforms/slack/slack-harness.js';
 
 const DISCORD_TOKEN = 'discord-process-secret-123456';
@@ -34,6 +36,7 @@ describe('one process serving Discord and Slack together (started like `npm star
     discord = await startFakeDiscord();
     slack = await startFakeSlack({ users: { UALICE: { name: 'alice', display_name: 'Alice' } } });
     const dir = mkdtempSync(join(tmpdir(), 'thinkthread-both-'));
+    const healthPort = await freePort();
     bot = spawnBot({
       OPENAI_BASE_URL: model.url,
       DATABASE_URL: `sqlite:${join(dir, 'bot.db')}`,
@@ -42,20 +45,16 @@ describe('one process serving Discord and Slack together (started like `npm star
       SLACK_BOT_TOKEN,
       SLACK_APP_TOKEN,
       SLACK_API_URL: slack.apiUrl,
-      PORT: '0',
+      HEALTH_PORT: String(healthPort),
       STREAM_EDIT_INTERVAL_MS: '10',
       LOG_LEVEL: 'info',
     });
 
-    // Both adapters report ready before any question is sent.
-    const ready = async (platform: string) => {
-      while (!bot!.stderr().includes(`"platform":"${platform}","msg":"platform ready"`)) {
-        if (bot!.child.exitCode !== null) throw new Error(`bot exited:\n${bot!.stderr()}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
-    await ready('discord');
-    await ready('slack');
+    // Both platforms are connected (GET /readyz says so) before any question is sent.
+    const ready = await waitForHttp(`http://127.0.0.1:${healthPort}/readyz`, (status) => status === 200, {
+      exited: () => bot!.child.exitCode !== null,
+    });
+    expect(JSON.parse(ready.body).checks).toMatchObject({ discord: 'ok', slack: 'ok' });
 
     const alice = discord.user('alice');
     const question = discord.sendMessage({

@@ -25,7 +25,7 @@ export function splitMessage(text: string, limit: number): string[] {
     rest = /^[ \t]*\n/.test(rest) ? rest.replace(/^(?:[ \t]*\n)+/, '') : rest.replace(/^[ \t]+/, '');
     const open = openFence(chunk);
     if (open !== undefined && rest.length > 0) {
-      chunk += '\n```';
+      chunk += `\n${fenceMarker(open)}`;
       reopen = `${open}\n`;
     } else {
       reopen = '';
@@ -50,15 +50,29 @@ function findCut(text: string, room: number): number {
   return code >= 0xd800 && code <= 0xdbff ? room - 1 : room;
 }
 
-/** The opener line (e.g. "```ts") of a code block still open at the end of `text`, if any. */
+/**
+ * The opener line (e.g. "```ts") of a code block still open at the end of `text`, if any. As in
+ * CommonMark, a block is closed only by a fence of the same character, at least as long, with no info.
+ */
 function openFence(text: string): string | undefined {
   let open: string | undefined;
   for (const line of text.split('\n')) {
     const match = FENCE.exec(line);
     if (!match) continue;
-    open = open === undefined ? `${match[1]}${match[2]!.trim()}` : undefined;
+    const [, marker, info] = match as unknown as [string, string, string];
+    if (open === undefined) {
+      open = `${marker}${info.trim()}`;
+    } else {
+      const opener = fenceMarker(open);
+      if (marker[0] === opener[0] && marker.length >= opener.length && !info.trim()) open = undefined;
+    }
   }
   return open;
+}
+
+/** The fence characters of an opener line ("~~~py" → "~~~"), which must also close it. */
+function fenceMarker(opener: string): string {
+  return /^(`+|~+)/.exec(opener)?.[1] ?? '```';
 }
 
 function endsInsideFence(text: string): boolean {

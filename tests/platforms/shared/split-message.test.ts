@@ -45,6 +45,21 @@ describe('splitMessage', () => {
     expect(parts.at(-1)).toContain('Done.');
   });
 
+  it('closes a ~~~ block with ~~~ and reopens it in the next part', () => {
+    const code = Array.from({ length: 200 }, (_, i) => `x${i} = ${i}`).join('\n');
+    const parts = splitMessage(`~~~py\n${code}\n~~~\nafter`, 1000);
+    expect(parts.length).toBeGreaterThan(2);
+    for (const part of parts.slice(0, -1)) expect(part.endsWith('\n~~~')).toBe(true);
+    for (const part of parts.slice(1)) expect(part.startsWith('~~~py\n')).toBe(true);
+    expect(parts.join('\n')).not.toContain('```');
+  });
+
+  it('does not treat a ``` line inside a ~~~ block as its end', () => {
+    const code = Array.from({ length: 150 }, (_, i) => (i === 5 ? '```' : `line ${i}`)).join('\n');
+    const parts = splitMessage(`~~~\n${code}\n~~~`, 500);
+    for (const part of parts.slice(1)) expect(part.startsWith('~~~\n')).toBe(true);
+  });
+
   it('hard-cuts a single word longer than the limit, without splitting a surrogate pair', () => {
     const text = '😀'.repeat(1500);
     const parts = splitMessage(text, 2000);
