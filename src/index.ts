@@ -3,7 +3,7 @@ import dotenv from 'dotenv';
 import { type Config, parseConfig, SECRET_KEYS } from './config.js';
 import { createCore } from './core/create-core.js';
 import { ConfigError, ThinkthreadError } from './core/errors.js';
-import { createLogger, type Logger } from './core/logger.js';
+import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import { createConsoleChat } from './platforms/console/console-chat.js';
 import { platformCheck } from './platforms/readiness-check.js';
 import { enabledPlatforms } from './platforms/registry.js';
@@ -23,13 +23,15 @@ async function main(): Promise<void> {
   const platforms = enabledPlatforms(config);
   // In the terminal chat, info lines on stderr would interleave with the conversation.
   const level = config.LOG_LEVEL ?? (platforms.length === 0 ? 'warn' : 'info');
-  const logger = createLogger({ level, secrets: SECRET_KEYS.map((k) => config[k]) });
+  const secrets = SECRET_KEYS.map((k) => config[k]);
+  const logger = createLogger({ level, secrets });
+  const redact = createRedactor(secrets);
 
   let core: Awaited<ReturnType<typeof createCore>>;
   try {
     core = await createCore(config, logger);
   } catch (err) {
-    if (err instanceof ThinkthreadError) exitWith(`thinkthread cannot start: ${err.message}`);
+    if (err instanceof ThinkthreadError) exitWith(`thinkthread cannot start: ${redact(err.message)}`);
     throw err;
   }
 
@@ -74,7 +76,7 @@ async function main(): Promise<void> {
     );
   } catch (err) {
     logger.fatal({ err }, 'the HTTP server could not start');
-    process.stderr.write(`thinkthread: the HTTP server could not start: ${messageOf(err)}\n`);
+    process.stderr.write(`thinkthread: the HTTP server could not start: ${redact(messageOf(err))}\n`);
     await shutdown('start failure', 1);
   }
   for (const adapter of adapters) {
@@ -83,7 +85,7 @@ async function main(): Promise<void> {
       logger.info({ platform: adapter.name }, 'platform ready');
     } catch (err) {
       logger.fatal({ platform: adapter.name, err }, 'platform failed to start');
-      process.stderr.write(`thinkthread: ${adapter.name} failed to start: ${messageOf(err)}\n`);
+      process.stderr.write(`thinkthread: ${adapter.name} failed to start: ${redact(messageOf(err))}\n`);
       await shutdown('start failure', 1);
     }
   }

@@ -22,6 +22,13 @@ describe('Discord: start and stop', () => {
     expect(ask.options[0]).toMatchObject({ name: 'question', type: 3, required: true });
   });
 
+  it('reports ready for /readyz while connected, and not ready once stopped', async () => {
+    bed = await startDiscordBed();
+    expect(bed.adapter.readiness()).toEqual({ ready: true });
+    await bed.adapter.stop();
+    expect(bed.adapter.readiness()).toEqual({ ready: false, reason: 'not connected to the Discord gateway' });
+  });
+
   it('registers the commands in DISCORD_GUILD_ID when set, so they show up at once', async () => {
     bed = await startDiscordBed({ DISCORD_GUILD_ID: '123456789012345678' });
     const put = bed.discord.calls.find((c) => c.method === 'PUT');
@@ -42,6 +49,7 @@ describe('Discord: start and stop', () => {
     });
     try {
       await expect(adapter.start()).rejects.toThrow(/DISCORD_TOKEN/);
+      expect(adapter.readiness()).toMatchObject({ ready: false });
     } finally {
       await adapter.stop();
       await test.close();
