@@ -1,8 +1,9 @@
 import { styleText } from 'node:util';
 import { OBSERVATION_CHARS } from '../shared/display-limits.js';
 import { formatAction, formatObservation } from '../shared/format-step.js';
+import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
-import { isEnded, outcomeText, type RunView, type StepView } from '../shared/run-view.js';
+import { outcomeText, type StepView } from '../shared/run-view.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -19,7 +20,6 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
   const paint = (style: Style, text: string) =>
     out.tty && !process.env.NO_COLOR ? styleText(style, text) : text;
   const label = (name: string, style: Style) => paint([style, 'bold'] as unknown as Style, `${name}:`);
-  let stepsShown = 0;
   /** The answer text written live so far (terminals only; pipes get the final text once). */
   let printed = '';
 
@@ -44,11 +44,6 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
     }
   };
 
-  const showSteps = (view: RunView) => {
-    if (stepsShown < view.steps.length) erasePrinted();
-    for (; stepsShown < view.steps.length; stepsShown++) out.write(`${stepLine(view.steps[stepsShown]!)}\n`);
-  };
-
   const showAnswer = (answer: string) => {
     if (!answer.startsWith(printed)) erasePrinted();
     const rest = answer.slice(printed.length);
@@ -58,13 +53,15 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
     printed = answer;
   };
 
-  return {
-    render(view) {
-      showSteps(view);
-      if (out.tty && !isEnded(view)) showAnswer(view.answer);
+  return renderIncrementally({
+    step(step) {
+      erasePrinted();
+      out.write(`${stepLine(step)}\n`);
     },
-    async finish(view) {
-      showSteps(view);
+    streaming(answer) {
+      if (out.tty) showAnswer(answer);
+    },
+    async end(view) {
       const shown = outcomeText(view);
       if (shown.kind === 'answer' && out.tty && printed && printed === view.answer) {
         out.write('\n');
@@ -78,5 +75,5 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
       }
       printed = '';
     },
-  };
+  });
 }

@@ -1,7 +1,8 @@
 import type { Logger } from '../../core/logger.js';
 import { createPacedEditor } from '../shared/create-paced-editor.js';
+import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
-import { isEnded, outcomeText, type RunView } from '../shared/run-view.js';
+import { outcomeText } from '../shared/run-view.js';
 import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
 import { MESSAGE_LIMIT, threadName } from './limits.js';
@@ -48,8 +49,6 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
   const warn = (what: string) => (err: unknown) => logger.warn({ err }, what);
   const editor = createPacedEditor(surface.edit, intervalMs, warn('could not edit the streaming answer'));
   let steps: StepSink | undefined;
-  let stepsShown = 0;
-  let answerShown = '';
 
   const openSteps = (): StepSink => {
     const inMessage = () =>
@@ -78,28 +77,20 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
     };
   };
 
-  const showSteps = (view: RunView) => {
-    for (; stepsShown < view.steps.length; stepsShown++) {
+  return renderIncrementally({
+    step(step) {
       steps ??= openSteps();
-      steps.push(formatStep(view.steps[stepsShown]!));
-    }
-  };
-
-  return {
-    render(view) {
-      showSteps(view);
-      // The final text is put in place by finish(), whole and split, not as a preview.
-      if (isEnded(view) || view.answer === answerShown) return;
-      answerShown = view.answer;
-      editor.set(view.answer.trim() ? preview(headed(view.answer)) : headed(WORDING.thinking));
+      steps.push(formatStep(step));
     },
-    async finish(view) {
-      showSteps(view);
+    streaming(answer) {
+      editor.set(answer.trim() ? preview(headed(answer)) : headed(WORDING.thinking));
+    },
+    async end(view) {
       const shown = outcomeText(view);
       const text = shown.kind === 'answer' ? shown.text : `⚠️ ${shown.text}`;
       await Promise.all([steps?.finish(), deliver(headed(text))]);
     },
-  };
+  });
 
   async function deliver(text: string): Promise<void> {
     const [first, ...rest] = splitMessage(text, MESSAGE_LIMIT);

@@ -1,7 +1,8 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/logger.js';
+import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
-import { isEnded, outcomeText, type RunView } from '../shared/run-view.js';
+import { outcomeText } from '../shared/run-view.js';
 import { WORDING } from '../shared/wording.js';
 import { formatStep } from './format-steps.js';
 import { buildMessage, markdownToMessages, type SlackMessage } from './limits.js';
@@ -86,23 +87,10 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
           onError: warn('could not update the steps message'),
         });
 
-  let stepsShown = 0;
-  let answerShown = '';
-
-  const showSteps = (view: RunView) => {
-    for (; stepsShown < view.steps.length; stepsShown++) steps.add(formatStep(view.steps[stepsShown]!));
-  };
-
-  return {
-    render(view) {
-      showSteps(view);
-      // The final text is put in place by finish(), whole and split, not as a preview.
-      if (isEnded(view) || view.answer === answerShown) return;
-      answerShown = view.answer;
-      answer.set(view.answer ? { kind: 'stream', markdown: view.answer } : { kind: 'thinking' });
-    },
-    async finish(view) {
-      showSteps(view);
+  const renderer = renderIncrementally({
+    step: (step) => steps.add(formatStep(step)),
+    streaming: (markdown) => answer.set(markdown ? { kind: 'stream', markdown } : { kind: 'thinking' }),
+    async end(view) {
       const shown = outcomeText(view);
       const messages =
         shown.kind === 'answer'
@@ -124,6 +112,10 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
         }
       }
     },
+  });
+
+  return {
+    ...renderer,
     delivered: async () => (await answer.posted()) !== undefined,
   };
 }

@@ -1,0 +1,36 @@
+import type { RunRenderer } from './run-renderer.js';
+import { isEnded, type RunView, type StepView } from './run-view.js';
+
+/** What a platform does with a run view, piece by piece. */
+export interface IncrementalRendering {
+  /** A step not shown before, in order. */
+  step(step: StepView): void;
+  /** The answer so far, while the run goes on; '' when streamed text was retracted and the model thinks again. */
+  streaming(answer: string): void;
+  /** The ended view (every step already shown); resolves once everything is delivered. */
+  end(view: RunView): Promise<void>;
+}
+
+/**
+ * A renderer from the three pieces: each new step once, each change of the streaming answer once, and the
+ * end. The final answer is left to `end`, which shows it whole rather than as a preview.
+ */
+export function renderIncrementally(rendering: IncrementalRendering): RunRenderer {
+  let stepsShown = 0;
+  let answerShown = '';
+  const showSteps = (view: RunView) => {
+    for (; stepsShown < view.steps.length; stepsShown++) rendering.step(view.steps[stepsShown]!);
+  };
+  return {
+    render(view) {
+      showSteps(view);
+      if (isEnded(view) || view.answer === answerShown) return;
+      answerShown = view.answer;
+      rendering.streaming(view.answer);
+    },
+    async finish(view) {
+      showSteps(view);
+      await rendering.end(view);
+    },
+  };
+}
