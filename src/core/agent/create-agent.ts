@@ -14,6 +14,10 @@ import { firstStop, maxSteps, type StopCondition } from './stop-conditions.js';
 import { createToolsProtocol } from './tools-protocol.js';
 import type { Agent, RunInput } from './types.js';
 
+/** The failure when the model's length limit cut a reply that was not an answer (a tool call, or nothing yet). */
+export const LENGTH_CUT_FAILURE =
+  'The model hit its length limit in the middle of its reply, so nothing from that reply was run. Please ask again, perhaps for something shorter.';
+
 /** The longest question accepted; longer ones get a clear message instead of a huge prompt. */
 export const MAX_MESSAGE_CHARS = 16_000;
 
@@ -71,7 +75,10 @@ export function createAgent(deps: AgentDeps): Agent {
       switch (decision.kind) {
         case 'final':
           if (decision.thought) emit({ type: 'thought', step, text: decision.thought });
-          return answered(decision.text, usage, step, emit);
+          return answered(decision.text, usage, step, emit, decision.truncated);
+
+        case 'cut':
+          return failed('invalid_output', LENGTH_CUT_FAILURE, emit);
 
         case 'invalid':
           if (reminded || last) {
@@ -158,9 +165,16 @@ export function createAgent(deps: AgentDeps): Agent {
   };
 }
 
-function answered(text: string, usage: TokenUsage, steps: number, emit: AgentEventHandler): RunResult {
-  emit({ type: 'answer', text, usage: { ...usage }, steps });
-  return { status: 'answered', text, usage, steps };
+function answered(
+  text: string,
+  usage: TokenUsage,
+  steps: number,
+  emit: AgentEventHandler,
+  truncated = false,
+): RunResult {
+  const cut = truncated ? { truncated: true as const } : {};
+  emit({ type: 'answer', text, usage: { ...usage }, steps, ...cut });
+  return { status: 'answered', text, usage, steps, ...cut };
 }
 
 function failed(code: ErrorCode, message: string, emit: AgentEventHandler): RunResult {
