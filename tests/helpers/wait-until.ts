@@ -2,7 +2,8 @@
 export interface WaitOptions {
   /** Default 5 s: well under the test timeout, so the failure names what never happened. */
   timeoutMs?: number;
-  what: string;
+  /** A function is called at the deadline, so the error can show the state then. */
+  what: string | (() => string);
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -48,6 +49,8 @@ export function withDeadline<T>(
   });
 }
 
-function timedOut(timeoutMs: number, what: string): Error {
-  return new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+function timedOut(timeoutMs: number, what: WaitOptions['what']): Error {
+  return new Error(
+    `timed out after ${timeoutMs} ms waiting for ${typeof what === 'function' ? what() : what}`,
+  );
 }
