@@ -7,16 +7,13 @@ import type { Tool } from '../tools/define-tool.js';
 import { createDeadline } from '../util/deadline.js';
 import { buildMessages } from './build-messages.js';
 import type { AgentEvent, AgentEventHandler, RunResult, TokenUsage } from './events.js';
+import { LENGTH_CUT_FAILURE } from './notes.js';
 import type { Protocol } from './protocol.js';
 import { createReactProtocol } from './react-protocol.js';
 import { runToolCalls } from './run-tools.js';
 import { firstStop, maxSteps, type StopCondition } from './stop-conditions.js';
 import { createToolsProtocol } from './tools-protocol.js';
 import type { Agent, RunInput } from './types.js';
-
-/** The failure when the model's length limit cut a reply that was not an answer (a tool call, or nothing yet). */
-export const LENGTH_CUT_FAILURE =
-  'The model hit its length limit in the middle of its reply, so nothing from that reply was run. Please ask again, perhaps for something shorter.';
 
 /** The longest question accepted; longer ones get a clear message instead of a huge prompt. */
 export const MAX_MESSAGE_CHARS = 16_000;

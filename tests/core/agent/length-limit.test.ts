@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, LENGTH_CUT_FAILURE } from '../../../src/core/agent/create-agent.js';
+import { createAgent } from '../../../src/core/agent/create-agent.js';
 import type { AgentEvent } from '../../../src/core/agent/events.js';
-import { LENGTH_CUT_NOTE } from '../../../src/core/agent/notes.js';
+import { LENGTH_CUT_FAILURE, LENGTH_CUT_NOTE } from '../../../src/core/agent/notes.js';
 import { createOpenAIChatModel } from '../../../src/core/llm/openai-chat-model.js';
 import { loadPrompts } from '../../../src/core/prompts.js';
 import { defineTool } from '../../../src/core/tools/define-tool.js';
