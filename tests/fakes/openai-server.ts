@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { withDeadline } from '../helpers/wait-until.js';
 
 /** A tool call the scripted model makes; `arguments` may be an object (JSON-encoded for you) or raw text. */
 export interface ScriptedToolCall {
@@ -17,6 +18,8 @@ export type ScriptStep =
       finishReason?: string;
       /** Milliseconds to wait before answering. */
       delayMs?: number;
+      /** Holds the reply until this settles: a gate the test opens (see tests/helpers/gate.ts). */
+      until?: PromiseLike<unknown>;
       /** Streamed only: milliseconds to go silent after the first content chunk (a stalled stream). */
       stallMs?: number;
     }
@@ -62,6 +65,8 @@ export interface FakeOpenAI {
   script(...steps: (ScriptStep | Responder)[]): void;
   /** Replies not yet consumed. */
   pending(): number;
+  /** Resolves once `count` requests have arrived; rejects with a clear error after `timeoutMs` (default 5 s). */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +76,7 @@ let callCounter = 0;
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const queue: (ScriptStep | Responder)[] = [];
   const requests: RecordedRequest[] = [];
+  const arrivals: (() => void)[] = [];
   const chunkSize = options.chunkSize ?? 8;
   const fallback: Responder =
     options.fallback ?? (() => ({ status: 500, body: { error: { message: 'script exhausted' } } }));
@@ -99,6 +105,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     const recorded: RecordedRequest = { path: req.url, headers: req.headers, body };
     requests.push(recorded);
+    for (const notify of arrivals.splice(0)) notify();
     const next = queue.shift() ?? fallback;
     const step = typeof next === 'function' ? next(recorded) : next;
 
@@ -106,6 +113,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       req.socket.once('close', () => res.destroy());
       return;
     }
+    if ('until' in step && step.until) await step.until;
     if ('delayMs' in step && step.delayMs) await sleep(step.delayMs);
     if (res.destroyed) return;
     if ('raw' in step) {
@@ -201,6 +209,15 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       queue.push(...steps);
     },
     pending: () => queue.length,
+    waitForRequests: async (count, timeoutMs) => {
+      const arrived = async () => {
+        while (requests.length < count) await new Promise<void>((r) => arrivals.push(r));
+      };
+      await withDeadline(arrived(), {
+        what: `${count} model request(s)`,
+        ...(timeoutMs ? { timeoutMs } : {}),
+      });
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -7,9 +7,11 @@ import type { Tool } from '../tools/define-tool.js';
 import { createDeadline } from '../util/deadline.js';
 import { buildMessages } from './build-messages.js';
 import type { AgentEvent, AgentEventHandler, RunResult, TokenUsage } from './events.js';
+import { LENGTH_CUT_FAILURE } from './notes.js';
 import type { Protocol } from './protocol.js';
 import { createReactProtocol } from './react-protocol.js';
 import { runToolCalls } from './run-tools.js';
+import { firstStop, maxSteps, type StopCondition } from './stop-conditions.js';
 import { createToolsProtocol } from './tools-protocol.js';
 import type { Agent, RunInput } from './types.js';
 
@@ -32,6 +34,8 @@ export interface AgentDeps {
   /** Scrubs secrets from tool output and error text. */
   redact?: (text: string) => string;
   now?: () => Date;
+  /** What bounds the loop; default `[maxSteps(AGENT_MAX_STEPS)]`. */
+  stopConditions?: readonly StopCondition[];
 }
 
 /** Creates the ReAct agent for the configured protocol. */
@@ -43,6 +47,7 @@ export function createAgent(deps: AgentDeps): Agent {
       : createToolsProtocol(deps.model, deps.tools, deps.prompts);
   const toolsByName = new Map(deps.tools.map((t) => [t.name, t]));
   const now = deps.now ?? (() => new Date());
+  const stopConditions = deps.stopConditions ?? [maxSteps(settings.AGENT_MAX_STEPS)];
   // Rendered once per day, not per run; rendering now also fails at startup on a bad template.
   let system = { date: formatDate(now()), text: '' };
   system.text = protocol.systemPrompt(system.date);
@@ -55,11 +60,11 @@ export function createAgent(deps: AgentDeps): Agent {
   async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
     const messages: ChatMessage[] = buildMessages(systemPrompt(), input.context, input.author, input.message);
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
-    const maxSteps = settings.AGENT_MAX_STEPS;
     let reminded = false;
 
     for (let step = 1; ; step++) {
-      const last = step >= maxSteps;
+      const stop = firstStop(stopConditions, { step, usage });
+      const last = stop !== undefined;
       if (last && step > 1) messages.push(protocol.finalStep());
       const { decision, usage: spent } = await protocol.decide(messages, { step, last, signal, emit });
       addUsage(usage, spent);
@@ -67,7 +72,10 @@ export function createAgent(deps: AgentDeps): Agent {
       switch (decision.kind) {
         case 'final':
           if (decision.thought) emit({ type: 'thought', step, text: decision.thought });
-          return answered(decision.text, usage, step, emit);
+          return answered(decision.text, usage, step, emit, decision.truncated);
+
+        case 'cut':
+          return failed('invalid_output', LENGTH_CUT_FAILURE, emit);
 
         case 'invalid':
           if (reminded || last) {
@@ -84,14 +92,7 @@ export function createAgent(deps: AgentDeps): Agent {
         case 'act': {
           reminded = false;
           emit({ type: 'thought', step, text: decision.thought });
-          if (last) {
-            return answered(
-              `I could not finish within ${maxSteps} steps; please ask again more specifically.`,
-              usage,
-              step,
-              emit,
-            );
-          }
+          if (stop) return answered(stop.message, usage, step, emit);
           for (const call of decision.calls) {
             emit({
               type: 'action',
@@ -161,9 +162,16 @@ export function createAgent(deps: AgentDeps): Agent {
   };
 }
 
-function answered(text: string, usage: TokenUsage, steps: number, emit: AgentEventHandler): RunResult {
-  emit({ type: 'answer', text, usage: { ...usage }, steps });
-  return { status: 'answered', text, usage, steps };
+function answered(
+  text: string,
+  usage: TokenUsage,
+  steps: number,
+  emit: AgentEventHandler,
+  truncated = false,
+): RunResult {
+  const cut = truncated ? { truncated: true as const } : {};
+  emit({ type: 'answer', text, usage: { ...usage }, steps, ...cut });
+  return { status: 'answered', text, usage, steps, ...cut };
 }
 
 function failed(code: ErrorCode, message: string, emit: AgentEventHandler): RunResult {

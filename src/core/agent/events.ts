@@ -16,7 +16,8 @@ export type AgentEvent =
   | { type: 'answer_delta'; text: string }
   /** The text streamed so far was not the answer after all (the model went on to call a tool). */
   | { type: 'answer_reset' }
-  | { type: 'answer'; text: string; usage: TokenUsage; steps: number }
+  /** `truncated`: the model stopped at its length limit, so `text` is incomplete and renderers should say so. */
+  | { type: 'answer'; text: string; usage: TokenUsage; steps: number; truncated?: true }
   | { type: 'error'; code: ErrorCode; message: string };
 
 /** Receives events as they happen; must not throw and should not block. */
@@ -24,6 +25,6 @@ export type AgentEventHandler = (event: AgentEvent) => void;
 
 /** How a run ended. */
 export type RunResult =
-  | { status: 'answered'; text: string; usage: TokenUsage; steps: number }
+  | { status: 'answered'; text: string; usage: TokenUsage; steps: number; truncated?: true }
   | { status: 'failed'; code: ErrorCode; message: string }
   | { status: 'cancelled' };

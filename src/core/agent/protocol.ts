@@ -4,9 +4,11 @@ import type { Observation, PendingCall } from './run-tools.js';
 
 /** What the model decided at one step: the loop's next move. */
 export type Decision =
-  | { kind: 'final'; text: string; thought: string | undefined }
+  | { kind: 'final'; text: string; thought: string | undefined; truncated: boolean }
   | { kind: 'act'; thought: string; calls: PendingCall[]; record: ChatMessage }
-  | { kind: 'invalid'; reason: string; record: ChatMessage };
+  | { kind: 'invalid'; reason: string; record: ChatMessage }
+  /** The reply hit the model's length limit before it became a usable answer or a complete tool call. */
+  | { kind: 'cut' };
 
 /** Options of one step. */
 export interface StepOptions {

@@ -32,13 +32,19 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
         onTextDelta: stream.push,
       });
       const usage = completion.usage;
+      const cut = completion.finishReason === 'length';
       const parsed = parseReactOutput(completion.content, names);
       switch (parsed.kind) {
         case 'final':
           stream.finish(parsed.answer);
-          return { usage, decision: { kind: 'final', text: parsed.answer, thought: parsed.thought } };
+          return {
+            usage,
+            decision: { kind: 'final', text: parsed.answer, thought: parsed.thought, truncated: cut },
+          };
         case 'action': {
           stream.retract();
+          // Its Action Input may end mid-way: it is not run.
+          if (cut) return { usage, decision: { kind: 'cut' } };
           // Echo the step back in canonical form: it keeps the model on the format.
           const input = JSON.stringify(parsed.input);
           const thought = parsed.thought || `Using ${parsed.tool}.`;
@@ -58,8 +64,11 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
         case 'invalid': {
           stream.retract();
           const text = completion.content.trim();
-          // At the last step any plain prose is better than an error.
-          if (last && text) return { usage, decision: { kind: 'final', text, thought: parsed.thought } };
+          // Prose beats an error at the last step; a cut reply naming no tool is delivered as incomplete.
+          if ((last || cut) && text) {
+            return { usage, decision: { kind: 'final', text, thought: parsed.thought, truncated: cut } };
+          }
+          if (cut) return { usage, decision: { kind: 'cut' } };
           return {
             usage,
             decision: {

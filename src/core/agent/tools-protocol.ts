@@ -32,8 +32,11 @@ export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], pr
       });
       const content = completion.content.trim();
       const usage = completion.usage;
+      const cut = completion.finishReason === 'length';
       if (completion.toolCalls.length > 0 && !last) {
         stream.retract();
+        // The last call's arguments may end mid-way: none of the calls is run.
+        if (cut) return { usage, decision: { kind: 'cut' } };
         const names = [...new Set(completion.toolCalls.map((c) => c.name))].join(' and ');
         const record: ChatMessage = {
           role: 'assistant',
@@ -56,13 +59,14 @@ export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], pr
         };
       }
       if (!content) {
+        if (cut) return { usage, decision: { kind: 'cut' } };
         return {
           usage,
           decision: { kind: 'invalid', reason: 'empty reply', record: { role: 'assistant', content: '' } },
         };
       }
       stream.finish(content);
-      return { usage, decision: { kind: 'final', text: content, thought: undefined } };
+      return { usage, decision: { kind: 'final', text: content, thought: undefined, truncated: cut } };
     },
 
     observationMessages: (calls, observations) =>

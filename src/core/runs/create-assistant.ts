@@ -1,4 +1,5 @@
 import type { AgentEventHandler, RunResult } from '../agent/events.js';
+import { rememberedAnswer } from '../agent/notes.js';
 import type { Agent } from '../agent/types.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
 import type { Logger } from '../logger.js';
@@ -56,7 +57,11 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     if (signal?.aborted) return { status: 'cancelled' };
     if ((epochs.get(key) ?? 0) !== epoch) return result; // reset while answering: delivered, not remembered
     try {
-      await memory.record(key, { author, question: text, answer: result.text });
+      await memory.record(key, {
+        author,
+        question: text,
+        answer: rememberedAnswer(result.text, result.truncated),
+      });
     } catch (err) {
       // The answer was delivered; it just is not remembered. Memory stays consistent (the turn is absent).
       logger?.error({ key, err }, 'could not store the turn; it will not be remembered');

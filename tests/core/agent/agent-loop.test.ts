@@ -7,6 +7,8 @@ import { createOpenAIChatModel } from '../../../src/core/llm/openai-chat-model.j
 import { loadPrompts } from '../../../src/core/prompts.js';
 import { defineTool, type Tool } from '../../../src/core/tools/define-tool.js';
 import { type FakeOpenAI, type ScriptStep, startFakeOpenAI } from '../../fakes/openai-server.js';
+import { createGate, type Gate } from '../../helpers/gate.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const prompts = loadPrompts('prompts');
 
@@ -20,10 +22,7 @@ const lookupTool = defineTool({
   name: 'lookup',
   description: 'Looks up a word.',
   input: z.object({ word: z.string() }),
-  execute: async ({ word }, { signal }) => {
-    await sleep(word === 'slow-first' ? 40 : 5, signal);
-    return `definition of ${word}`;
-  },
+  execute: async ({ word }) => `definition of ${word}`,
 });
 const boomTool = defineTool({
   name: 'boom',
@@ -40,16 +39,6 @@ const stuckTool = defineTool({
   execute: () => new Promise<string>(() => {}),
 });
 const tools: Tool[] = [addTool, lookupTool, boomTool, stuckTool];
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
-}
 
 type Call = { name: string; args: Record<string, unknown> };
 
@@ -300,7 +289,7 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
     const controller = new AbortController();
     const agent = agentWith();
     const pending = ask(agent, 'hi', controller.signal);
-    while (fake.requests.length < 2) await sleep(5);
+    await fake.waitForRequests(2);
     controller.abort();
     const { result, events } = await pending;
     expect(result).toEqual({ status: 'cancelled' });
@@ -367,34 +356,73 @@ describe('agent loop (tools protocol only)', () => {
       settings: baseSettings,
     });
 
-  it('runs parallel calls concurrently and returns observations in call order', async () => {
-    fake.script(
-      {
-        content: '',
-        toolCalls: [
-          { name: 'lookup', arguments: { word: 'slow-first' } },
-          { name: 'lookup', arguments: { word: 'fast' } },
-          { name: 'add', arguments: { a: 1, b: 2 } },
-        ],
+  it('overlaps parallel calls up to TOOL_CONCURRENCY, never more, and keeps observations in call order', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const started: number[] = [];
+    const gates = new Map<number, Gate>();
+    const work = defineTool({
+      name: 'work',
+      description: 'Works until the test releases it.',
+      input: z.object({ n: z.number() }),
+      execute: async ({ n }) => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        started.push(n);
+        const gate = createGate();
+        gates.set(n, gate);
+        await gate.promise;
+        inFlight--;
+        return `done ${n}`;
       },
-      { content: 'All three.' },
+    });
+    const calls = [0, 1, 2, 3, 4];
+    fake.script(
+      { content: '', toolCalls: calls.map((n) => ({ name: 'work', arguments: { n } })) },
+      { content: 'All five.' },
     );
+    const concurrency = 2;
+    const gated = createAgent({
+      model: createOpenAIChatModel({
+        baseURL: fake.url,
+        model: 'm',
+        maxRetries: 0,
+        timeoutMs: 5000,
+        stream: true,
+      }),
+      tools: [work],
+      prompts,
+      settings: { ...baseSettings, TOOL_CONCURRENCY: concurrency },
+    });
     const events: AgentEvent[] = [];
-    await agent().run({ message: 'three things', author: 'a', context: { turns: [] } }, (e) =>
+    const run = gated.run({ message: 'five things', author: 'a', context: { turns: [] } }, (e) =>
       events.push(e),
     );
-    expect(events.find((e) => e.type === 'thought')).toMatchObject({ text: 'Calling lookup and add.' });
-    expect(events.filter((e) => e.type === 'observation').map((e) => (e as { text: string }).text)).toEqual([
-      'definition of slow-first',
-      'definition of fast',
-      '3',
-    ]);
+
+    // Each round: exactly `concurrency` calls (or all that are left) are running; release the newest one,
+    // so the calls finish out of order (call 0 last).
+    const released = new Set<number>();
+    for (let round = 0; round < calls.length; round++) {
+      const expected = Math.min(concurrency, calls.length - round);
+      await waitUntil(() => inFlight === expected && started.length === round + expected, {
+        what: () => `${expected} calls in flight after ${round} released (started: ${started.join(', ')})`,
+      });
+      const newest = started.filter((n) => !released.has(n)).at(-1)!;
+      released.add(newest);
+      gates.get(newest)!.open();
+    }
+    expect(await run).toMatchObject({ status: 'answered', text: 'All five.' });
+
+    expect(maxInFlight).toBe(concurrency);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    expect([...released]).toEqual([1, 2, 3, 4, 0]);
+    expect(events.find((e) => e.type === 'thought')).toMatchObject({ text: 'Calling work.' });
+    const inCallOrder = calls.map((n) => `done ${n}`);
+    expect(events.filter((e) => e.type === 'observation').map((e) => (e as { text: string }).text)).toEqual(
+      inCallOrder,
+    );
     const toolMessages = fake.requests[1]!.body.messages.filter((m) => m.role === 'tool');
-    expect(toolMessages.map((m) => m.content)).toEqual([
-      'definition of slow-first',
-      'definition of fast',
-      '3',
-    ]);
+    expect(toolMessages.map((m) => m.content)).toEqual(inCallOrder);
   });
 
   it('retracts streamed text that turns out to be a long thought before a tool call', async () => {

@@ -5,6 +5,7 @@ import { turnTokens } from '../../../src/core/memory/tokens.js';
 import type { MemoryBudget, Turn } from '../../../src/core/memory/types.js';
 import { openSqliteStore } from '../../../src/store/sqlite-store.js';
 import type { ConversationStore } from '../../../src/store/types.js';
+import { waitUntil, withDeadline } from '../../helpers/wait-until.js';
 
 const turn = (n: number): Turn => ({ author: 'alice', question: `question ${n}`, answer: `answer ${n}` });
 const budget: MemoryBudget = { MEMORY_MAX_TOKENS: 40, MEMORY_KEEP_TURNS: 1, MEMORY_SUMMARY_MAX_TOKENS: 100 };
@@ -26,7 +27,10 @@ function gatedSummarizer() {
       }),
   };
   const called = async (count: number) => {
-    while (calls.length < count) await new Promise<void>((r) => waiters.push(r));
+    const arrived = async () => {
+      while (calls.length < count) await new Promise<void>((r) => waiters.push(r));
+    };
+    await withDeadline(arrived(), { what: () => `${count} summariser calls (got ${calls.length})` });
   };
   return { summarizer, calls, called, reset: () => (waiters = []) };
 }
@@ -153,9 +157,9 @@ describe('compressor', () => {
     const compressor = createCompressor({ store, summarizer: hung, budget });
     for (let n = 1; n <= 4; n++) await append('k', n);
     compressor.schedule('k');
-    while (!seen) await new Promise((r) => setTimeout(r, 1));
+    await waitUntil(() => seen !== undefined, { what: 'the summariser to be called' });
     await compressor.idle(20);
-    expect(seen.aborted).toBe(true);
+    expect(seen?.aborted).toBe(true);
     const after = await store.load('k');
     expect(after.turns.map((t) => t.question)).toEqual([
       'question 1',

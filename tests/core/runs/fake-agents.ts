@@ -2,6 +2,7 @@ import type { RunResult } from '../../../src/core/agent/events.js';
 import type { Agent, RunInput } from '../../../src/core/agent/types.js';
 import { isAbortError } from '../../../src/core/errors.js';
 import type { ChatMessage, ChatModel } from '../../../src/core/llm/types.js';
+import { withDeadline } from '../../helpers/wait-until.js';
 
 /** The system prompt of {@link createPromptAgent}. */
 export const FAKE_SYSTEM_PROMPT = 'You are a test bot.';
@@ -52,7 +53,7 @@ export interface GatedAgent extends Agent {
   runs: GatedRun[];
   /** Runs started and not yet settled. */
   active(): number;
-  /** Resolves once `count` runs have started. */
+  /** Resolves once `count` runs have started; rejects with a clear error after 5 s. */
   started(count: number): Promise<void>;
 }
 
@@ -66,7 +67,10 @@ export function createGatedAgent(): GatedAgent {
     runs,
     active: () => active,
     async started(count) {
-      while (runs.length < count) await new Promise<void>((r) => waiters.push(r));
+      const arrived = async () => {
+        while (runs.length < count) await new Promise<void>((r) => waiters.push(r));
+      };
+      await withDeadline(arrived(), { what: () => `${count} runs to start (started: ${runs.length})` });
     },
     run(input, onEvent) {
       active++;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createGate } from '../../helpers/gate.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 
 describe('reset while a question is being answered', () => {
@@ -7,14 +8,19 @@ describe('reset while a question is being answered', () => {
 
   it('delivers that answer but does not write it back into the memory just forgotten', async () => {
     t = await startTestCore();
-    t.fake.script({ content: 'Noted: the secret word is swordfish.', delayMs: 200 }, { content: 'Fresh.' });
+    const reply = createGate();
+    t.fake.script(
+      { content: 'Noted: the secret word is swordfish.', until: reply.promise },
+      { content: 'Fresh.' },
+    );
     const { assistant } = t.core;
     const pending = assistant.ask(
       { key: 'c', author: 'alice', text: 'the secret word is swordfish' },
       () => {},
     );
-    while (t.fake.requests.length < 1) await new Promise((r) => setTimeout(r, 5));
+    await t.fake.waitForRequests(1);
     await assistant.reset('c');
+    reply.open();
     expect(await pending).toMatchObject({ status: 'answered', text: 'Noted: the secret word is swordfish.' });
     expect((await assistant.memory('c')).turns).toBe(0);
     await assistant.ask({ key: 'c', author: 'alice', text: 'what was the word?' }, () => {});

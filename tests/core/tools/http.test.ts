@@ -71,11 +71,14 @@ describe('fetchJson', () => {
   });
 
   it('rethrows the reason of an abort unchanged', async () => {
-    fake = await startHttpFake(() => new Promise(() => {}));
     const reason = new Error('run cancelled');
     const controller = new AbortController();
+    // Aborted once the request is in flight: the server got it and never answers.
+    fake = await startHttpFake(() => {
+      controller.abort(reason);
+      return new Promise(() => {});
+    });
     const pending = fetchJson(new URL(fake.url), anything, { service: 'Example', signal: controller.signal });
-    setTimeout(() => controller.abort(reason), 20);
     await expect(pending).rejects.toBe(reason);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createDeadline } from '../../../src/core/util/deadline.js';
 
 describe('createDeadline', () => {
@@ -25,12 +25,17 @@ describe('createDeadline', () => {
     expect(createDeadline(60_000, parent.signal).signal.aborted).toBe(true);
   });
 
-  it('after dispose, neither the timer nor the parent aborts it', async () => {
-    const parent = new AbortController();
-    const deadline = createDeadline(5, parent.signal);
-    deadline.dispose();
-    parent.abort();
-    await new Promise((r) => setTimeout(r, 20));
-    expect(deadline.signal.aborted).toBe(false);
+  it('after dispose, neither the timer nor the parent aborts it', () => {
+    vi.useFakeTimers();
+    try {
+      const parent = new AbortController();
+      const deadline = createDeadline(5, parent.signal);
+      deadline.dispose();
+      parent.abort();
+      vi.advanceTimersByTime(20);
+      expect(deadline.signal.aborted).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
