@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WORDING } from '../../src/platforms/shared/wording.js';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
 
 /**
@@ -66,6 +67,13 @@ export function adapterContract(name: string, createHarness: () => Promise<Adapt
       expect(failed.answer.length).toBeLessThan(300);
       const next = await h.ask('second question');
       expect(next.answer).toContain('Back again.');
+    });
+
+    it('shows an answer the model cut at its length limit with a note saying it is incomplete', async () => {
+      h.model.script({ content: 'The first three reasons are: one, two, and', finishReason: 'length' });
+      const seen = await h.ask('give me the reasons');
+      expect(seen.answer).toContain('one, two, and');
+      expect(seen.answer).toContain(WORDING.lengthCut);
     });
 
     it('remembers the conversation, and only this conversation', async () => {

@@ -73,6 +73,7 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
             : `${label('Error', 'red')} ${shown.text}\n`,
         );
       }
+      if (shown.kind === 'answer' && shown.note) out.write(`${paint('yellow', `(${shown.note})`)}\n`);
       printed = '';
     },
   });

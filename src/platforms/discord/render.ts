@@ -87,7 +87,8 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
     },
     async end(view) {
       const shown = outcomeText(view);
-      const text = shown.kind === 'answer' ? shown.text : `⚠️ ${shown.text}`;
+      let text = shown.kind === 'answer' ? shown.text : `⚠️ ${shown.text}`;
+      if (shown.kind === 'answer' && shown.note) text += `\n-# ⚠️ ${shown.note}`;
       await Promise.all([steps?.finish(), deliver(headed(text))]);
     },
   });

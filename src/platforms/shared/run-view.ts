@@ -23,6 +23,8 @@ export interface RunView {
   error?: { code: ErrorCode; message: string };
   /** Tokens the model reported, once the run answered. */
   usage?: TokenUsage;
+  /** The model stopped at its length limit: the final answer is incomplete. */
+  truncated?: boolean;
 }
 
 /** True once the run has ended and nothing more will change. */
@@ -69,6 +71,7 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
     case 'answer':
       view.answer = event.text;
       view.usage = event.usage;
+      view.truncated = event.truncated === true;
       view.phase = 'final';
       return true;
     case 'error':
@@ -83,7 +86,13 @@ export function endFromOutcome(view: RunView, outcome: AskOutcome | undefined): 
   if (isEnded(view)) return;
   switch (outcome?.status) {
     case 'answered':
-      applyEvent(view, { type: 'answer', text: outcome.text, usage: outcome.usage, steps: outcome.steps });
+      applyEvent(view, {
+        type: 'answer',
+        text: outcome.text,
+        usage: outcome.usage,
+        steps: outcome.steps,
+        ...(outcome.truncated ? { truncated: true } : {}),
+      });
       return;
     case 'cancelled':
       applyEvent(view, { type: 'error', code: 'cancelled', message: WORDING.cancelled });
@@ -99,9 +108,16 @@ export function endFromOutcome(view: RunView, outcome: AskOutcome | undefined): 
   }
 }
 
-/** What an ended run shows where its answer goes: the answer (never blank), or the reason it has none. */
-export function outcomeText(view: RunView): { kind: 'answer' | 'problem'; text: string } {
-  if (view.phase === 'final')
-    return { kind: 'answer', text: view.answer.trim() ? view.answer : WORDING.emptyAnswer };
-  return { kind: 'problem', text: view.error?.message ?? WORDING.failed };
+/** What an ended run shows where its answer goes. */
+export type Outcome =
+  /** The answer (never blank), and a note to show under it when it is incomplete. */
+  | { kind: 'answer'; text: string; note?: string }
+  /** Why there is no answer. */
+  | { kind: 'problem'; text: string };
+
+/** What an ended run shows where its answer goes: the answer, or the reason it has none. */
+export function outcomeText(view: RunView): Outcome {
+  if (view.phase !== 'final') return { kind: 'problem', text: view.error?.message ?? WORDING.failed };
+  const text = view.answer.trim() ? view.answer : WORDING.emptyAnswer;
+  return view.truncated ? { kind: 'answer', text, note: WORDING.lengthCut } : { kind: 'answer', text };
 }

@@ -94,7 +94,7 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
       const shown = outcomeText(view);
       const messages =
         shown.kind === 'answer'
-          ? markdownToMessages(shown.text, context)
+          ? markdownToMessages(shown.note ? `${shown.text}\n\n_⚠️ ${shown.note}_` : shown.text, context)
           : [buildMessage([`:warning: ${plainToMrkdwn(shown.text)}`], context)];
       try {
         await answer.finish({ kind: 'done', message: messages[0]! });
