@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/core/errors.js';
+import type { ConversationStore, NewTurn } from '../../src/core/ports/conversation-store.js';
 import { MIGRATIONS } from '../../src/store/sqlite-migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
-import type { ConversationStore, NewTurn } from '../../src/store/types.js';
 
 const turn = (n: number, author = 'alice'): NewTurn => ({
   author,
