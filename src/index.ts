@@ -4,8 +4,10 @@ import { type Config, parseConfig, SECRET_KEYS } from './config.js';
 import { createCore } from './core/create-core.js';
 import { ConfigError, ThinkthreadError } from './core/errors.js';
 import { createLogger } from './core/logger.js';
+import { coreOptionsFrom } from './core-options.js';
 import { createConsoleChat } from './platforms/console/console-chat.js';
 import { createPlatformAdapters } from './platforms/create-platform-adapters.js';
+import { createStore } from './store/create-store.js';
 
 /** Composition root: config → core → adapters → graceful shutdown. */
 async function main(): Promise<void> {
@@ -23,8 +25,10 @@ async function main(): Promise<void> {
   const logger = createLogger({ level, secrets: SECRET_KEYS.map((k) => config[k]) });
 
   let core: Awaited<ReturnType<typeof createCore>>;
+  let store: Awaited<ReturnType<typeof createStore>>;
   try {
-    core = await createCore(config, logger);
+    store = await createStore(config.DATABASE_URL);
+    core = await createCore({ ...coreOptionsFrom(config), store, logger });
   } catch (err) {
     if (err instanceof ThinkthreadError) exitWith(`thinkthread cannot start: ${err.message}`);
     throw err;
@@ -49,7 +53,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ reason }, 'shutting down');
     await Promise.allSettled(adapters.map((a) => a.stop()));
-    await core.close();
+    await core.close().finally(() => store.close());
     process.exit(code);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -5,7 +5,7 @@ import type { Compaction, ConversationStore, NewTurn } from '../../src/core/port
 /** A store under test, opened on fresh, empty data. */
 export interface StoreFixture {
   store: ConversationStore;
-  /** Opens the same data through a new connection, as another process (or a restart) would; `store` may still be open. */
+  /** Opens the same data through a new connection, as another process or a restart would. */
   reopen(): Promise<ConversationStore>;
   /** Closes every store the fixture opened and removes the data. */
   cleanup(): Promise<void>;
@@ -209,7 +209,7 @@ export function storeContract(name: string, open: () => Promise<StoreFixture>): 
         expect(await store.load('k')).toEqual(current);
       });
 
-      it('refuses a compaction whose turn count does not match what is stored, changing nothing', async () => {
+      it('refuses a compaction whose turn count differs from what is stored, changing nothing', async () => {
         const ids = await fill(store, 'k', 3);
         const snap = await store.load('k');
         const ok = await store.compact('k', {
