@@ -10,7 +10,7 @@ export const MAX_EXPRESSION_CHARS = 1000;
 const sandbox = createMathSandbox();
 
 /** `calculator`: evaluates a mathjs expression (arithmetic, functions, units, matrices) in a bounded sandbox. */
-export const calculatorTool: ToolFactory<void> = () => {
+export const calculatorTool: ToolFactory = () => {
   sandbox.warm();
   return defineTool({
     name: 'calculator',
