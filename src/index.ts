@@ -4,11 +4,14 @@ import { type Config, parseConfig, SECRET_KEYS } from './config.js';
 import { createCore } from './core/create-core.js';
 import { ConfigError, ThinkthreadError } from './core/errors.js';
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
+import type { ConversationStore } from './core/ports/conversation-store.js';
+import { coreOptionsFrom } from './core-options.js';
 import { createConsoleChat } from './platforms/console/console-chat.js';
 import { platformCheck } from './platforms/readiness-check.js';
 import { enabledPlatforms } from './platforms/registry.js';
 import type { PlatformAdapter } from './platforms/types.js';
 import { createHttpServer, type ReadinessCheck } from './server/http-server.js';
+import { createStore } from './store/create-store.js';
 
 /** Composition root: config → core → platforms and the HTTP server → graceful shutdown. */
 async function main(): Promise<void> {
@@ -28,8 +31,10 @@ async function main(): Promise<void> {
   const redact = createRedactor(secrets);
 
   let core: Awaited<ReturnType<typeof createCore>>;
+  let store: Awaited<ReturnType<typeof createStore>>;
   try {
-    core = await createCore(config, logger);
+    store = await createStore(config.DATABASE_URL);
+    core = await createCore({ ...coreOptionsFrom(config), store, logger });
   } catch (err) {
     if (err instanceof ThinkthreadError) exitWith(`thinkthread cannot start: ${redact(err.message)}`);
     throw err;
@@ -37,7 +42,10 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const adapters: PlatformAdapter[] = [];
-  const http = createHttpServer({ logger, readiness: () => readinessChecks(adapters, () => stopping) });
+  const http = createHttpServer({
+    logger,
+    readiness: () => readinessChecks(adapters, store, () => stopping, logger),
+  });
   for (const platform of platforms) {
     adapters.push(await platform.create({ config, assistant: core.assistant, logger, http }));
   }
@@ -60,7 +68,7 @@ async function main(): Promise<void> {
     logger.info({ reason }, 'shutting down');
     await Promise.allSettled(adapters.map((a) => a.stop()));
     await http.close();
-    await core.close();
+    await core.close().finally(() => store.close());
     process.exit(code);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
@@ -114,10 +122,28 @@ async function listen(
   }
 }
 
-/** What GET /readyz checks: not shutting down, and every platform connected. */
-function readinessChecks(adapters: readonly PlatformAdapter[], stopping: () => boolean): ReadinessCheck[] {
+/** What GET /readyz checks: not shutting down, every platform connected, the store reachable. */
+function readinessChecks(
+  adapters: readonly PlatformAdapter[],
+  store: ConversationStore,
+  stopping: () => boolean,
+  logger: Logger,
+): ReadinessCheck[] {
   return [
     { name: 'process', check: () => (stopping() ? 'shutting down' : undefined) },
+    {
+      name: 'store',
+      async check() {
+        try {
+          await store.ping();
+          return undefined;
+        } catch (err) {
+          // The cause (which may name the database) goes to the log, not to whoever asks /readyz.
+          logger.warn({ err }, 'readiness: the store is unreachable');
+          return 'unreachable';
+        }
+      },
+    },
     ...adapters.map(platformCheck),
   ];
 }

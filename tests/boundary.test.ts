@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_PLATFORM, PLATFORMS } from '../src/platforms/registry.js';
 
@@ -39,6 +39,19 @@ describe('architecture boundaries', () => {
             /discord\.js|@slack\/|(^|\/)(platforms|server)\//.test(spec),
         )
         .map((spec) => `${file} imports ${spec}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps the core free of the configuration and of any store implementation', () => {
+    const config = resolve('src/config.ts');
+    const store = resolve('src/store');
+    const offenders = coreFiles.flatMap((file) =>
+      imports(file)
+        .filter((spec) => spec.startsWith('.'))
+        .map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'))
+        .filter((target) => target === config || target.startsWith(`${store}/`))
+        .map((target) => `${file} imports ${target}`),
     );
     expect(offenders).toEqual([]);
   });

@@ -2,6 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Assistant } from '../../src/core/assistant.js';
 import { getPrompt, loadPrompts, renderPrompt } from '../../src/core/prompts.js';
 import { createTools } from '../../src/core/tools/registry.js';
+import { toolSettingsFrom } from '../../src/core-options.js';
 import { testConfig } from '../../tests/helpers/config.js';
 import { arithmeticFor, isCorrect, questionText } from '../support/arithmetic.js';
 import { startBenchCore } from '../support/bench-core.js';
@@ -104,7 +105,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     await fake.close();
   }
 
-  const toolNames = createTools(testConfig({ PROMPTS_DIR })).map((t) => t.name);
+  const toolNames = createTools(toolSettingsFrom(testConfig({ PROMPTS_DIR }))).map((t) => t.name);
   const target = fans[0]!;
   const floor = fans.at(-1)!;
   const x = (ms: number) => `${round(ms / single, 1)}×`;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Config } from '../../src/config.js';
 import { type Core, createCore } from '../../src/core/create-core.js';
 import { createLogger } from '../../src/core/logger.js';
+import { coreOptionsFrom } from '../../src/core-options.js';
+import { createStore } from '../../src/store/create-store.js';
 import { testConfig } from '../../tests/helpers/config.js';
 import { PROMPTS_DIR } from './paths.js';
 
@@ -30,14 +32,16 @@ export async function startBenchCore(
     WORKSPACE_DIR: join(dir, 'workspace'),
     ...overrides,
   });
-  const core = await createCore(config, createLogger({ level: 'silent', secrets: [] }));
+  const store = await createStore(config.DATABASE_URL);
+  const logger = createLogger({ level: 'silent', secrets: [] });
+  const core = await createCore({ ...coreOptionsFrom(config), store, logger });
   return {
     core,
     config,
     dir,
     async close() {
       try {
-        await core.close();
+        await core.close().finally(() => store.close());
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -1,65 +1,69 @@
-import { type Config, SECRET_KEYS } from '../config.js';
-import { createStore } from '../store/create-store.js';
-import { createAgent } from './agent/create-agent.js';
+import { type AgentSettings, createAgent } from './agent/create-agent.js';
 import type { Assistant } from './assistant.js';
-import { createOpenAIChatModel } from './llm/openai-chat-model.js';
-import { createRedactor, type Logger } from './logger.js';
+import { createOpenAIChatModel, type OpenAIChatModelOptions } from './llm/openai-chat-model.js';
+import type { Logger } from './logger.js';
 import { createChannelMemory } from './memory/channel-memory.js';
 import { createSummarizer } from './memory/summarizer.js';
+import type { MemoryBudget } from './memory/types.js';
+import type { ConversationStore } from './ports/conversation-store.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
-import { createTools } from './tools/registry.js';
+import type { RunQueueLimits } from './runs/run-queue.js';
+import { createTools, type ToolSettings } from './tools/registry.js';
 
 /** The platform-neutral core: everything an adapter needs. */
 export interface Core {
   assistant: Assistant;
-  /** Finishes work in flight (runs, memory compression) and closes storage. */
+  /** Finishes work in flight (runs, memory compression); the store stays open for whoever opened it. */
   close(): Promise<void>;
 }
 
-/** Builds the core from configuration: model client, tools, prompts, agent, storage and the assistant. */
-export async function createCore(config: Config, logger: Logger): Promise<Core> {
-  const modelOptions = {
-    apiKey: config.OPENAI_API_KEY,
-    baseURL: config.OPENAI_BASE_URL,
-    model: config.LLM_MODEL,
-    temperature: config.LLM_TEMPERATURE,
-    maxRetries: config.LLM_MAX_RETRIES,
-    timeoutMs: config.LLM_TIMEOUT_MS,
-    stream: config.LLM_STREAM,
-  };
-  const model = createOpenAIChatModel(modelOptions);
-  const prompts = loadPrompts(config.PROMPTS_DIR);
+/** Everything the core is built from: small typed settings plus the store and logger the root made. */
+export interface CoreOptions {
+  /** The chat model the agent talks to. */
+  model: OpenAIChatModelOptions;
+  /** The model that writes memory summaries, on the same endpoint; `model.model` when unset. */
+  summaryModel?: string | undefined;
+  agent: AgentSettings;
+  tools: ToolSettings;
+  memory: MemoryBudget;
+  runs: RunQueueLimits;
+  /** Folder of the prompt templates. */
+  promptsDir: string;
+  /** Where conversations persist; closing it is left to the caller, after `Core.close()`. */
+  store: ConversationStore;
+  logger: Logger;
+  /** Scrubs secrets from tool output and error text before the model or the logs see them. */
+  redact: (text: string) => string;
+}
+
+/** Builds the core: model client, tools, prompts, agent, memory on the given store, and the assistant. */
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const { store, logger } = options;
+  const prompts = loadPrompts(options.promptsDir);
   const agent = createAgent({
-    model,
-    tools: createTools(config),
+    model: createOpenAIChatModel(options.model),
+    tools: createTools(options.tools),
     prompts,
-    settings: config,
+    settings: options.agent,
     logger,
-    redact: createRedactor(SECRET_KEYS.map((k) => config[k])),
+    redact: options.redact,
   });
   const summarizer = createSummarizer({
     // Summaries are read by no one as they stream, so they are fetched whole.
     model: createOpenAIChatModel({
-      ...modelOptions,
-      model: config.SUMMARY_MODEL ?? config.LLM_MODEL,
+      ...options.model,
+      model: options.summaryModel ?? options.model.model,
       stream: false,
     }),
     prompts,
-    maxTokens: config.MEMORY_SUMMARY_MAX_TOKENS,
+    maxTokens: options.memory.MEMORY_SUMMARY_MAX_TOKENS,
     logger,
   });
-  const store = await createStore(config.DATABASE_URL);
-  const memory = createChannelMemory({ store, summarizer, budget: config, logger });
-  const assistant = createAssistant({ agent, memory, limits: config, logger });
+  const memory = createChannelMemory({ store, summarizer, budget: options.memory, logger });
+  const assistant = createAssistant({ agent, memory, limits: options.runs, logger });
   return {
     assistant,
-    async close() {
-      try {
-        await assistant.close();
-      } finally {
-        await store.close();
-      }
-    },
+    close: () => assistant.close(),
   };
 }

@@ -9,6 +9,9 @@ export type ErrorCode =
   | 'storage'
   | 'busy'
   | 'invalid_input'
+  | 'tool_input'
+  | 'tool_error'
+  | 'service_error'
   | 'internal';
 
 /** Base class of every error thinkthread raises on purpose. */
@@ -46,6 +49,16 @@ export class ModelError extends ThinkthreadError {
 export class StorageError extends ThinkthreadError {
   constructor(message: string, cause?: unknown) {
     super('storage', message, { cause });
+  }
+}
+
+/**
+ * A tool could not do what the model asked; the message is written for the model (it becomes the
+ * Observation) and must never carry a secret. Tool errors never end a run.
+ */
+export class ToolError extends ThinkthreadError {
+  constructor(message: string, code: 'tool_input' | 'tool_error' | 'service_error' = 'tool_error') {
+    super(code, message);
   }
 }
 

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
+import type { ConversationStore } from '../core/ports/conversation-store.js';
 import { openSqliteStore, SQLITE_MEMORY_PATH } from './sqlite-store.js';
-import type { ConversationStore } from './types.js';
 
 const SUPPORTED =
   'supported: sqlite:<path> (e.g. sqlite:./data/thinkthread.db, sqlite:/var/lib/thinkthread.db, sqlite::memory:)';

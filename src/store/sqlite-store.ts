@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StorageError } from '../core/errors.js';
-import { migrate } from './sqlite-migrations.js';
 import type {
   Compaction,
   ConversationSnapshot,
@@ -10,7 +9,8 @@ import type {
   NewTurn,
   StoredTurn,
   TurnWindow,
-} from './types.js';
+} from '../core/ports/conversation-store.js';
+import { migrate } from './sqlite-migrations.js';
 
 /** The path that keeps a SQLite database in memory only (tests, throwaway runs). */
 export const SQLITE_MEMORY_PATH = ':memory:';
@@ -73,6 +73,8 @@ export function openSqliteStore(path: string): ConversationStore {
         SET summary = NULL, summary_tokens = 0, summarized_turns = 0, version = version + 1, updated_at = ?
       WHERE key = ?`,
   );
+
+  const selectOne = db.prepare('SELECT 1');
 
   // A deferred read transaction sees one snapshot across both queries, even with writers in other processes.
   const windowed = (key: string, window: TurnWindow): StoredTurn[] => {
@@ -148,6 +150,13 @@ export function openSqliteStore(path: string): ConversationStore {
         reset.immediate(key);
       } catch (err) {
         throw fail('reset memory', err);
+      }
+    },
+    async ping() {
+      try {
+        selectOne.get();
+      } catch (err) {
+        throw fail('reach the store', err);
       }
     },
     async close() {

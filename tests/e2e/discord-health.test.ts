@@ -46,7 +46,10 @@ describe('a Discord-only deployment (started like `npm start`) with HEALTH_PORT'
     const exited = () => bot!.child.exitCode !== null;
 
     const ready = await waitForHttp(`${base}/readyz`, (status) => status === 200, { exited });
-    expect(JSON.parse(ready.body)).toMatchObject({ status: 'ready', checks: { discord: 'ok' } });
+    expect(JSON.parse(ready.body)).toMatchObject({
+      status: 'ready',
+      checks: { process: 'ok', store: 'ok', discord: 'ok' },
+    });
     const health = await fetch(`${base}/healthz`);
     expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
 

@@ -4,9 +4,13 @@
 import { parseConfig } from '../../src/config.js';
 import { createCore } from '../../src/core/create-core.js';
 import { createLogger } from '../../src/core/logger.js';
+import { coreOptionsFrom } from '../../src/core-options.js';
+import { createStore } from '../../src/store/create-store.js';
 
 const config = parseConfig(process.env);
-const core = await createCore(config, createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] }));
+const store = await createStore(config.DATABASE_URL);
+const logger = createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] });
+const core = await createCore({ ...coreOptionsFrom(config), store, logger });
 const run = process.env.WORKER_RUN ?? '1';
 const keys = (process.env.WORKER_KEYS ?? 'a').split(',');
 

@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../../src/config.js';
 import { type Core, createCore } from '../../src/core/create-core.js';
 import { createLogger } from '../../src/core/logger.js';
+import { coreOptionsFrom } from '../../src/core-options.js';
+import { createStore } from '../../src/store/create-store.js';
 import { type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from '../fakes/openai-server.js';
 import { testConfig } from './config.js';
 
@@ -15,7 +17,7 @@ export interface TestCore {
   config: Config;
   /** Temp folder holding the database (`thinkthread.db`) and the tools' `workspace/`; removed by `close`. */
   dir: string;
-  /** Closes the core (waiting for work in flight), the fake and the temp folder. */
+  /** Closes the core (waiting for work in flight), its store, the fake and the temp folder. */
   close(): Promise<void>;
 }
 
@@ -40,7 +42,14 @@ export async function startTestCore(
       LLM_MAX_RETRIES: '0',
       ...overrides,
     });
-    const core = await createCore(config, createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] }));
+    const store = await createStore(config.DATABASE_URL);
+    const logger = createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] });
+    const core = await createCore({ ...coreOptionsFrom(config), store, logger }).catch(
+      async (err: unknown) => {
+        await store.close();
+        throw err;
+      },
+    );
     let closed: Promise<void> | undefined;
     return {
       core,
@@ -50,7 +59,7 @@ export async function startTestCore(
       close: () => {
         closed ??= (async () => {
           try {
-            await core.close();
+            await core.close().finally(() => store.close());
           } finally {
             await fake.close();
             rmSync(dir, { recursive: true, force: true });

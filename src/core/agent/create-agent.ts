@@ -1,4 +1,3 @@
-import type { Config } from '../../config.js';
 import { type ErrorCode, ThinkthreadError } from '../errors.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
@@ -19,10 +18,18 @@ import type { Agent, RunInput } from './types.js';
 export const MAX_MESSAGE_CHARS = 16_000;
 
 /** Settings of the loop, named as in the configuration. */
-export type AgentSettings = Pick<
-  Config,
-  'AGENT_PROTOCOL' | 'AGENT_MAX_STEPS' | 'TOOL_TIMEOUT_MS' | 'TOOL_CONCURRENCY' | 'RUN_TIMEOUT_MS'
->;
+export interface AgentSettings {
+  /** `tools`: the model's native tool calls; `react`: Thought/Action/Observation text. */
+  AGENT_PROTOCOL: 'tools' | 'react';
+  /** Model calls one run may make; the last one must answer. */
+  AGENT_MAX_STEPS: number;
+  /** Longest one tool call may take; past it the model is told it timed out. */
+  TOOL_TIMEOUT_MS: number;
+  /** Tool calls of one step run at once. */
+  TOOL_CONCURRENCY: number;
+  /** Longest a whole run may take. */
+  RUN_TIMEOUT_MS: number;
+}
 
 /** What the agent loop needs. */
 export interface AgentDeps {

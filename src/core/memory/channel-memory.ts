@@ -1,5 +1,5 @@
-import type { ConversationStore } from '../../store/types.js';
 import type { Logger } from '../logger.js';
+import type { ConversationStore } from '../ports/conversation-store.js';
 import { createCompressor } from './compressor.js';
 import { visibleWindow } from './fold-policy.js';
 import type { Summarizer } from './summarizer.js';

@@ -1,5 +1,6 @@
-import type { ConversationStore } from '../../store/types.js';
+import { setMaxListeners } from 'node:events';
 import type { Logger } from '../logger.js';
+import type { ConversationStore } from '../ports/conversation-store.js';
 import { turnsToFold } from './fold-policy.js';
 import type { Summarizer } from './summarizer.js';
 import { summaryTokens } from './tokens.js';
@@ -40,6 +41,8 @@ export function createCompressor(deps: CompressorDeps): Compressor {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
   const cancel = new AbortController();
+  // Every compression in flight (one per busy channel) listens to this one signal.
+  setMaxListeners(0, cancel.signal);
 
   async function compress(key: string): Promise<number> {
     let folded = 0;

@@ -1,4 +1,4 @@
-import type { TurnWindow } from '../../store/types.js';
+import type { TurnWindow } from '../ports/conversation-store.js';
 import type { MemoryBudget } from './types.js';
 
 /** A compression brings the verbatim turns down to this share of MEMORY_MAX_TOKENS, so the next is a while off. */

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import { ToolError } from '../errors.js';
 import {
   CALCULATOR_CHILD_SOURCE,
   type CalculatorChildData,
@@ -85,10 +86,10 @@ export function createMathSandbox(limits: Partial<SandboxLimits> = {}): MathSand
       const onReady = () => settle();
       const onFail = (cause: unknown) => {
         const reason = cause instanceof Error ? cause.message : stderr.trim().split('\n')[0] || 'it exited';
-        settle(new Error(`The calculator could not start: ${reason}`));
+        settle(new ToolError(`The calculator could not start: ${reason}`));
       };
       const timer = setTimeout(
-        () => settle(new Error('The calculator did not start in time.')),
+        () => settle(new ToolError('The calculator did not start in time.')),
         startupTimeoutMs,
       );
       child.once('message', onReady).once('error', onFail).once('exit', onFail);
@@ -116,7 +117,7 @@ export function createMathSandbox(limits: Partial<SandboxLimits> = {}): MathSand
           reject(
             exitSignal === 'SIGABRT'
               ? new ToolInputError('The calculation needed too much memory and was stopped.')
-              : new Error('The calculator stopped unexpectedly.'),
+              : new ToolError('The calculator stopped unexpectedly.'),
           ),
         );
       const onAbort = () => settle(true, () => reject(signal?.reason));
@@ -130,7 +131,7 @@ export function createMathSandbox(limits: Partial<SandboxLimits> = {}): MathSand
       child.on('message', onMessage).on('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
       child.send(expression, (err) => {
-        if (err) settle(true, () => reject(new Error(`The calculator is unavailable: ${err.message}`)));
+        if (err) settle(true, () => reject(new ToolError(`The calculator is unavailable: ${err.message}`)));
       });
     });
 

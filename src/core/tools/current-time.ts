@@ -2,8 +2,14 @@ import { z } from 'zod';
 import { defineTool, ToolInputError } from './define-tool.js';
 import type { ToolFactory } from './registry.js';
 
+/** What `current_time` reads from the configuration. */
+export interface CurrentTimeSettings {
+  /** The zone used when the model names none; the host's zone when unset. */
+  DEFAULT_TIMEZONE?: string | undefined;
+}
+
 /** `current_time`: today's date, weekday and time in an IANA time zone. */
-export const currentTimeTool: ToolFactory = (config) =>
+export const currentTimeTool: ToolFactory<CurrentTimeSettings> = (settings) =>
   defineTool({
     name: 'current_time',
     description:
@@ -17,7 +23,7 @@ export const currentTimeTool: ToolFactory = (config) =>
         .describe('IANA time zone such as "Europe/Paris", "America/New_York" or "UTC"; omit for the default'),
     }),
     execute({ timezone }) {
-      const fallback = config.DEFAULT_TIMEZONE;
+      const fallback = settings.DEFAULT_TIMEZONE;
       const zone = timezone || fallback || Intl.DateTimeFormat().resolvedOptions().timeZone;
       const format = formatter(zone);
       if (!format) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolError } from '../errors.js';
 import type { ToolSpec } from '../llm/types.js';
 
 /** What a tool receives besides its input. */
@@ -26,10 +27,9 @@ export interface ToolDefinition<S extends z.ZodType> {
 }
 
 /** Error a tool throws to send `message` to the model as the observation, without a stack or prefix. */
-export class ToolInputError extends Error {
+export class ToolInputError extends ToolError {
   constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
+    super(message, 'tool_input');
   }
 }
 

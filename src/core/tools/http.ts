@@ -1,13 +1,13 @@
 import type { z } from 'zod';
+import { ToolError } from '../errors.js';
 
 /** Identifies thinkthread to outside APIs (Wikimedia asks every client for a descriptive User-Agent). */
 export const USER_AGENT = 'thinkthread/0.1 (ReAct chat bot tools; Node.js fetch)';
 
 /** A service failed or answered something unusable; the message is safe to show the model. */
-export class ServiceError extends Error {
+export class ServiceError extends ToolError {
   constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
+    super(message, 'service_error');
   }
 }
 

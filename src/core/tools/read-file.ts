@@ -10,8 +10,16 @@ export const MAX_FILE_CHARS = 7000;
 const SNIFF_BYTES = 8192;
 const LISTED_ENTRIES = 20;
 
+/** What `read_file` reads from the configuration. */
+export interface ReadFileSettings {
+  /** The folder files are read from, relative to the working directory or absolute. */
+  WORKSPACE_DIR: string;
+  /** Larger files are refused. */
+  READ_FILE_MAX_BYTES: number;
+}
+
 /** `read_file`: reads a text file under WORKSPACE_DIR, refusing anything that leads outside it. */
-export const readFileTool: ToolFactory = (config) =>
+export const readFileTool: ToolFactory<ReadFileSettings> = (settings) =>
   defineTool({
     name: 'read_file',
     description:
@@ -32,12 +40,12 @@ export const readFileTool: ToolFactory = (config) =>
           `Absolute paths are not allowed; give a path relative to the workspace, e.g. "notes.md".`,
         );
       }
-      const root = resolve(process.cwd(), config.WORKSPACE_DIR);
+      const root = resolve(process.cwd(), settings.WORKSPACE_DIR);
       if (!isInside(root, resolve(root, path))) {
         throw new ToolInputError(`"${path}" is outside the workspace; only files inside it can be read.`);
       }
       const realRoot = await realpath(root).catch(() => {
-        throw new ToolInputError(`The workspace folder (${config.WORKSPACE_DIR}) does not exist.`);
+        throw new ToolInputError(`The workspace folder (${settings.WORKSPACE_DIR}) does not exist.`);
       });
       // Symlinks are followed, then the real location is checked: a link may point anywhere.
       const real = await realpath(resolve(root, path)).catch((err: NodeJS.ErrnoException) => {
@@ -60,9 +68,9 @@ export const readFileTool: ToolFactory = (config) =>
         const info = await handle.stat();
         if (info.isDirectory()) return await describeDirectory(real, path);
         if (!info.isFile()) throw new ToolInputError(`"${path}" is not a regular file.`);
-        if (info.size > config.READ_FILE_MAX_BYTES) {
+        if (info.size > settings.READ_FILE_MAX_BYTES) {
           throw new ToolInputError(
-            `"${path}" is ${bytes(info.size)}, over the ${bytes(config.READ_FILE_MAX_BYTES)} limit for reading files.`,
+            `"${path}" is ${bytes(info.size)}, over the ${bytes(settings.READ_FILE_MAX_BYTES)} limit for reading files.`,
           );
         }
         const content = await readAtMost(handle, info.size);

@@ -1,31 +1,31 @@
-import type { Config } from '../../config.js';
 import { calculatorTool } from './calculator.js';
-import { currentTimeTool } from './current-time.js';
+import { type CurrentTimeSettings, currentTimeTool } from './current-time.js';
 import type { Tool } from './define-tool.js';
-import { readFileTool } from './read-file.js';
-import { weatherTool } from './weather.js';
-import { webSearchTool } from './web-search.js';
-import { wikipediaTool } from './wikipedia.js';
+import { type ReadFileSettings, readFileTool } from './read-file.js';
+import { type WeatherSettings, weatherTool } from './weather.js';
+import { type WebSearchSettings, webSearchTool } from './web-search.js';
+import { type WikipediaSettings, wikipediaTool } from './wikipedia.js';
 
-/** Creates a tool from configuration, or returns null when it is not available (e.g. no API key). */
-export type ToolFactory = (config: Config) => Tool | null;
+/** Creates a tool from its own settings (none by default), or null when it is not available (e.g. no key). */
+export type ToolFactory<Settings = void> = (settings: Settings) => Tool | null;
 
-/** Every built-in tool. Adding a tool: create its file, then add one line here. */
-const factories: readonly ToolFactory[] = [
-  calculatorTool,
-  currentTimeTool,
-  weatherTool,
-  wikipediaTool,
-  webSearchTool,
-  readFileTool,
-];
+/** Each built-in tool's settings, apart: a tool is handed its own and nothing else. */
+export interface ToolSettings {
+  currentTime: CurrentTimeSettings;
+  weather: WeatherSettings;
+  wikipedia: WikipediaSettings;
+  webSearch: WebSearchSettings;
+  readFile: ReadFileSettings;
+}
 
-/** The tools enabled by this configuration, in a stable order. */
-export function createTools(config: Config): Tool[] {
-  const tools: Tool[] = [];
-  for (const factory of factories) {
-    const tool = factory(config);
-    if (tool) tools.push(tool);
-  }
-  return tools;
+/** The tools these settings enable, in a stable order. Adding a tool: create its file, then add it here. */
+export function createTools(settings: ToolSettings): Tool[] {
+  return [
+    calculatorTool(),
+    currentTimeTool(settings.currentTime),
+    weatherTool(settings.weather),
+    wikipediaTool(settings.wikipedia),
+    webSearchTool(settings.webSearch),
+    readFileTool(settings.readFile),
+  ].filter((tool): tool is Tool => tool !== null);
 }

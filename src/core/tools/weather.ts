@@ -28,8 +28,14 @@ const forecast = z.object({
   }),
 });
 
+/** What `weather` reads from the configuration. */
+export interface WeatherSettings {
+  OPEN_METEO_GEOCODING_URL: string;
+  OPEN_METEO_API_URL: string;
+}
+
 /** `weather`: current conditions for a city from Open-Meteo (no API key needed). */
-export const weatherTool: ToolFactory = (config) =>
+export const weatherTool: ToolFactory<WeatherSettings> = (settings) =>
   defineTool({
     name: 'weather',
     description:
@@ -50,7 +56,7 @@ export const weatherTool: ToolFactory = (config) =>
       const qualifier = rest.join(', ');
       // The geocoder matches names only, so a qualifier is applied to a handful of candidates here.
       const found = await fetchJson(
-        joinUrl(config.OPEN_METEO_GEOCODING_URL, '/v1/search', {
+        joinUrl(settings.OPEN_METEO_GEOCODING_URL, '/v1/search', {
           name,
           count: qualifier ? 10 : 1,
           language: 'en',
@@ -65,7 +71,7 @@ export const weatherTool: ToolFactory = (config) =>
         return `No place called "${city}" was found. Check the spelling or try a nearby larger city.`;
 
       const { current, current_units: units = {} } = await fetchJson(
-        joinUrl(config.OPEN_METEO_API_URL, '/v1/forecast', {
+        joinUrl(settings.OPEN_METEO_API_URL, '/v1/forecast', {
           latitude: match.latitude,
           longitude: match.longitude,
           current: 'temperature_2m,relative_humidity_2m,apparent_temperature,weather_code,wind_speed_10m',

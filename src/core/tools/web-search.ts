@@ -16,9 +16,16 @@ const answer = z.object({
   ),
 });
 
+/** What `web_search` reads from the configuration. */
+export interface WebSearchSettings {
+  /** Without it the tool is not offered. */
+  TAVILY_API_KEY?: string | undefined;
+  TAVILY_API_URL: string;
+}
+
 /** `web_search`: Tavily web search; not offered when TAVILY_API_KEY is unset. */
-export const webSearchTool: ToolFactory = (config) => {
-  const key = config.TAVILY_API_KEY;
+export const webSearchTool: ToolFactory<WebSearchSettings> = (settings) => {
+  const key = settings.TAVILY_API_KEY;
   if (!key) return null;
   return defineTool({
     name: 'web_search',
@@ -34,7 +41,7 @@ export const webSearchTool: ToolFactory = (config) => {
         .describe('The search query, as you would type it into a search engine'),
     }),
     async execute({ query }, { signal }) {
-      const { results } = await fetchJson(joinUrl(config.TAVILY_API_URL, '/search'), answer, {
+      const { results } = await fetchJson(joinUrl(settings.TAVILY_API_URL, '/search'), answer, {
         service: 'Tavily',
         signal,
         method: 'POST',

@@ -23,9 +23,16 @@ const summary = z.object({
   content_urls: z.object({ desktop: z.object({ page: z.string() }) }).optional(),
 });
 
+/** What `wikipedia` reads from the configuration. */
+export interface WikipediaSettings {
+  /** The API's base URL; `{lang}` in it is replaced by `WIKIPEDIA_LANG`. */
+  WIKIPEDIA_API_URL: string;
+  WIKIPEDIA_LANG: string;
+}
+
 /** `wikipedia`: searches Wikipedia and returns the best page's summary and URL. */
-export const wikipediaTool: ToolFactory = (config) => {
-  const base = config.WIKIPEDIA_API_URL.replaceAll('{lang}', config.WIKIPEDIA_LANG);
+export const wikipediaTool: ToolFactory<WikipediaSettings> = (settings) => {
+  const base = settings.WIKIPEDIA_API_URL.replaceAll('{lang}', settings.WIKIPEDIA_LANG);
   return defineTool({
     name: 'wikipedia',
     description:

@@ -5,7 +5,8 @@ import type { AgentEvent } from '../../../src/core/agent/events.js';
 import { OBSERVATION_STOP } from '../../../src/core/agent/react-protocol.js';
 import { createOpenAIChatModel } from '../../../src/core/llm/openai-chat-model.js';
 import { loadPrompts } from '../../../src/core/prompts.js';
-import { defineTool, type Tool } from '../../../src/core/tools/define-tool.js';
+import { defineTool, type Tool, ToolInputError } from '../../../src/core/tools/define-tool.js';
+import { ServiceError } from '../../../src/core/tools/http.js';
 import { type FakeOpenAI, type ScriptStep, startFakeOpenAI } from '../../fakes/openai-server.js';
 import { createGate, type Gate } from '../../helpers/gate.js';
 import { waitUntil } from '../../helpers/wait-until.js';
@@ -39,6 +40,23 @@ const stuckTool = defineTool({
   execute: () => new Promise<string>(() => {}),
 });
 const tools: Tool[] = [addTool, lookupTool, boomTool, stuckTool];
+// Tools whose failures are ThinkthreadErrors: they must stay observations, never end the run.
+const refuseTool = defineTool({
+  name: 'refuse',
+  description: 'Refuses its input.',
+  input: z.object({}),
+  execute: () => {
+    throw new ToolInputError('That input is not allowed.');
+  },
+});
+const offlineTool = defineTool({
+  name: 'offline',
+  description: 'Its service is down.',
+  input: z.object({}),
+  execute: () => {
+    throw new ServiceError('Could not reach Example (ECONNREFUSED).');
+  },
+});
 
 type Call = { name: string; args: Record<string, unknown> };
 
@@ -78,7 +96,7 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
     await fake.close();
   });
 
-  function agentWith(settings: Partial<AgentSettings> = {}, stream = true) {
+  function agentWith(settings: Partial<AgentSettings> = {}, stream = true, extraTools: Tool[] = []) {
     const model = createOpenAIChatModel({
       baseURL: fake.url,
       apiKey: 'sk-test-key',
@@ -89,7 +107,7 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
     });
     return createAgent({
       model,
-      tools,
+      tools: [...tools, ...extraTools],
       prompts,
       settings: { ...baseSettings, ...settings, AGENT_PROTOCOL: protocol },
     });
@@ -204,6 +222,20 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
       text: 'Error: boom failed: the boom service is down',
     });
     expect(result.status).toBe('answered');
+  });
+
+  it('turns a tool input error and a service error into observations and keeps going', async () => {
+    fake.script(
+      say.act('Try refuse.', { name: 'refuse', args: {} }),
+      say.act('Try offline.', { name: 'offline', args: {} }),
+      say.answer('Both failed.'),
+    );
+    const { result, events } = await ask(agentWith({}, true, [refuseTool, offlineTool]), 'fail twice');
+    expect(events.filter((e) => e.type === 'observation')).toMatchObject([
+      { ok: false, text: 'Error: That input is not allowed.' },
+      { ok: false, text: 'Error: offline failed: Could not reach Example (ECONNREFUSED).' },
+    ]);
+    expect(result).toMatchObject({ status: 'answered', text: 'Both failed.' });
   });
 
   it('times out a tool that never returns', async () => {

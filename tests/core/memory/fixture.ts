@@ -6,9 +6,9 @@ import type { ChatModel } from '../../../src/core/llm/types.js';
 import { createChannelMemory } from '../../../src/core/memory/channel-memory.js';
 import { createSummarizer, type Summarizer } from '../../../src/core/memory/summarizer.js';
 import type { ChannelMemory, MemoryBudget } from '../../../src/core/memory/types.js';
+import type { ConversationStore } from '../../../src/core/ports/conversation-store.js';
 import { loadPrompts } from '../../../src/core/prompts.js';
 import { openSqliteStore } from '../../../src/store/sqlite-store.js';
-import type { ConversationStore } from '../../../src/store/types.js';
 import {
   type FakeOpenAI,
   type RecordedRequest,

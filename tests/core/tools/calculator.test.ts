@@ -3,9 +3,8 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { calculatorTool, MAX_EXPRESSION_CHARS } from '../../../src/core/tools/calculator.js';
 import { type Tool, ToolInputError } from '../../../src/core/tools/define-tool.js';
-import { testConfig } from '../../helpers/config.js';
 
-const tool = calculatorTool(testConfig()) as Tool<{ expression: string }>;
+const tool = calculatorTool() as Tool<{ expression: string }>;
 const calc = (expression: string, signal = new AbortController().signal) =>
   tool.execute({ expression }, { signal });
 

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ThinkthreadError } from '../../../src/core/errors.js';
 import { fetchJson, joinUrl, ServiceError } from '../../../src/core/tools/http.js';
 import { type HttpFake, startHttpFake } from '../../helpers/http-fake.js';
 
@@ -37,6 +38,8 @@ describe('fetchJson', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toBeInstanceOf(ThinkthreadError);
+    expect(error).toMatchObject({ code: 'service_error', name: 'ServiceError' });
     expect((error as Error).message).toBe('Could not reach Example (ECONNREFUSED).');
   });
 

@@ -30,6 +30,7 @@ const read = (path: string, t = tool) => t.execute({ path }, { signal: new Abort
 async function refusal(path: string): Promise<string> {
   const error = await read(path).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ToolInputError);
+  expect(error).toMatchObject({ code: 'tool_input' });
   return (error as Error).message;
 }
 

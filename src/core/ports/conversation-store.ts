@@ -1,4 +1,4 @@
-import type { Turn } from '../core/memory/types.js';
+import type { Turn } from '../memory/types.js';
 
 /** A turn to store; its token count is computed once, before writing, and never again. */
 export interface NewTurn extends Turn {
@@ -63,6 +63,8 @@ export interface ConversationStore {
   compact(key: string, compaction: Compaction): Promise<boolean>;
   /** Forgets the key's turns and summary. */
   reset(key: string): Promise<void>;
+  /** Resolves once the store answers a trivial query; rejects with a StorageError when it is unreachable. */
+  ping(): Promise<void>;
   /** Releases the connection; later calls fail with a StorageError. */
   close(): Promise<void>;
 }

@@ -1,0 +1,53 @@
+import { type Config, SECRET_KEYS } from './config.js';
+import type { CoreOptions } from './core/create-core.js';
+import { createRedactor } from './core/logger.js';
+import type { ToolSettings } from './core/tools/registry.js';
+
+/** The core's options from the parsed configuration; the caller adds the store and the logger. */
+export function coreOptionsFrom(config: Config): Omit<CoreOptions, 'store' | 'logger'> {
+  return {
+    model: {
+      apiKey: config.OPENAI_API_KEY,
+      baseURL: config.OPENAI_BASE_URL,
+      model: config.LLM_MODEL,
+      temperature: config.LLM_TEMPERATURE,
+      maxRetries: config.LLM_MAX_RETRIES,
+      timeoutMs: config.LLM_TIMEOUT_MS,
+      stream: config.LLM_STREAM,
+    },
+    summaryModel: config.SUMMARY_MODEL,
+    agent: {
+      AGENT_PROTOCOL: config.AGENT_PROTOCOL,
+      AGENT_MAX_STEPS: config.AGENT_MAX_STEPS,
+      TOOL_TIMEOUT_MS: config.TOOL_TIMEOUT_MS,
+      TOOL_CONCURRENCY: config.TOOL_CONCURRENCY,
+      RUN_TIMEOUT_MS: config.RUN_TIMEOUT_MS,
+    },
+    tools: toolSettingsFrom(config),
+    memory: {
+      MEMORY_MAX_TOKENS: config.MEMORY_MAX_TOKENS,
+      MEMORY_KEEP_TURNS: config.MEMORY_KEEP_TURNS,
+      MEMORY_SUMMARY_MAX_TOKENS: config.MEMORY_SUMMARY_MAX_TOKENS,
+    },
+    runs: {
+      MAX_CONCURRENT_RUNS: config.MAX_CONCURRENT_RUNS,
+      MAX_QUEUED_PER_CHANNEL: config.MAX_QUEUED_PER_CHANNEL,
+    },
+    promptsDir: config.PROMPTS_DIR,
+    redact: createRedactor(SECRET_KEYS.map((key) => config[key])),
+  };
+}
+
+/** Each tool's own settings, picked one by one: no tool sees another's secrets or a platform token. */
+export function toolSettingsFrom(config: Config): ToolSettings {
+  return {
+    currentTime: { DEFAULT_TIMEZONE: config.DEFAULT_TIMEZONE },
+    weather: {
+      OPEN_METEO_GEOCODING_URL: config.OPEN_METEO_GEOCODING_URL,
+      OPEN_METEO_API_URL: config.OPEN_METEO_API_URL,
+    },
+    wikipedia: { WIKIPEDIA_API_URL: config.WIKIPEDIA_API_URL, WIKIPEDIA_LANG: config.WIKIPEDIA_LANG },
+    webSearch: { TAVILY_API_KEY: config.TAVILY_API_KEY, TAVILY_API_URL: config.TAVILY_API_URL },
+    readFile: { WORKSPACE_DIR: config.WORKSPACE_DIR, READ_FILE_MAX_BYTES: config.READ_FILE_MAX_BYTES },
+  };
+}
