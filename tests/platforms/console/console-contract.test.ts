@@ -3,6 +3,7 @@ import { createLogger } from '../../../src/core/logger.js';
 import { type ConsoleChat, createConsoleChat } from '../../../src/platforms/console/console-chat.js';
 import { type AdapterHarness, adapterContract } from '../../contract/adapter-contract.js';
 import { startTestCore } from '../../helpers/test-core.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 /** Drives the real terminal chat through in-memory stdin/stdout streams, one chat per conversation. */
 async function consoleHarness(): Promise<AdapterHarness> {
@@ -39,11 +40,11 @@ async function consoleHarness(): Promise<AdapterHarness> {
     const entry = await chatFor(conversation);
     const before = entry.output().length;
     entry.input.write(`${line}\n`);
-    for (;;) {
-      const fresh = entry.output().slice(before);
-      if (done.test(fresh)) return fresh;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await waitUntil(() => done.test(entry.output().slice(before)), {
+      timeoutMs: 20_000,
+      what: () => `the chat to print ${done} after "${line}"; it printed: ${entry.output().slice(before)}`,
+    });
+    return entry.output().slice(before);
   };
 
   return {

@@ -6,6 +6,7 @@ import {
   fitSteps,
   formatStep,
 } from '../../../src/platforms/discord/steps.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -74,9 +75,7 @@ describe('Discord steps', () => {
     let content = '';
     const gates: (() => void)[] = [];
     const gate = () => new Promise<void>((resolve) => gates.push(resolve));
-    const until = async (condition: () => boolean) => {
-      while (!condition()) await tick(1);
-    };
+    const until = (condition: () => boolean) => waitUntil(condition, { what: 'the next gated request' });
     const steps = createStepsMessage(
       async (text) => {
         await gate();
@@ -98,10 +97,14 @@ describe('Discord steps', () => {
     const done = steps.finish().then(() => {
       finished = true;
     });
-    while (!finished) {
-      gates.shift()?.();
-      await tick(1);
-    }
+    // Each request is let through as it arrives, until finish() has delivered the last text.
+    await waitUntil(
+      () => {
+        gates.shift()?.();
+        return finished;
+      },
+      { what: 'finish() to deliver every step' },
+    );
     await done;
     expect(content).toBe('one\ntwo');
   });

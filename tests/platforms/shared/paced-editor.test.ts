@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPacedEditor } from '../../../src/platforms/shared/create-paced-editor.js';
+import { waitUntil } from '../../helpers/wait-until.js';
 
 describe('createPacedEditor', () => {
   it('coalesces a burst of updates, never overlaps sends, and delivers the final text', async () => {
@@ -39,7 +40,7 @@ describe('createPacedEditor', () => {
       (err) => errors.push(err),
     );
     editor.set('a');
-    await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => errors.length === 1, { what: 'the first edit to fail' });
     editor.set('ab');
     await editor.finish('abc');
     expect(errors).toHaveLength(1);
@@ -58,14 +59,18 @@ describe('createPacedEditor finish() without text', () => {
   it('ends on the newest text even when it was in flight, and never re-sends an older one', async () => {
     const sent: string[] = [];
     let release: () => void = () => {};
+    let held = false;
     const editor = createPacedEditor(async (text) => {
-      if (text === 'second') await new Promise<void>((r) => (release = r));
+      if (text === 'second') {
+        held = true;
+        await new Promise<void>((r) => (release = r));
+      }
       sent.push(text);
     }, 0);
     editor.set('first');
-    await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => sent.includes('first'), { what: 'the first edit' });
     editor.set('second'); // in flight, held until released
-    await new Promise((r) => setTimeout(r, 5));
+    await waitUntil(() => held, { what: 'the second edit to be in flight' });
     const done = editor.finish();
     release();
     await done;
