@@ -86,6 +86,14 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
     await vi.waitFor(() => expect(h.model.requests).toHaveLength(1)); // the model is thinking…
     await h.adapter.stop();
     expect(visibleText(topLevel(h)[0]!)).toMatch(/^:warning: I was restarted before I could finish/);
+    // Once stopped, events are refused with 503, so Slack redelivers them to a replica still running.
+    const late = await sendSigned(
+      eventsUrl(),
+      { json: eventCallback(mention('too late')) },
+      { signingSecret: SIGNING_SECRET },
+    );
+    expect(late.status).toBe(503);
+    expect(h.model.requests).toHaveLength(1);
   });
 
   it('retries an edit Slack rate-limits, and the answer still lands', async () => {
