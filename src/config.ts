@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
+import { parseRate } from './core/governance/rate.js';
 
 // Node timers take at most 2^31-1 ms; a larger value would fire at once.
 const int = (fallback: number, min = 1) =>
@@ -15,6 +16,35 @@ const bool = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
     .default(fallback ? 'true' : 'false')
     .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+
+const idList = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const ids = text
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
+    for (const id of ids) {
+      if (!/^[A-Za-z0-9_-]+$/.test(id)) {
+        ctx.addIssue({ code: 'custom', message: `"${id}" is not a platform ID; use comma-separated IDs` });
+      }
+    }
+    return ids;
+  });
+const rateLimit = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const rate = parseRate(text);
+      if (rate === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'must be N/minute, N/hour, N/day or off (e.g. 30/hour)' });
+        return z.NEVER;
+      }
+      return rate;
+    });
+const price = z.coerce.number().min(0).optional();
 
 /** Every environment variable thinkthread reads, with its default. `.env.example` mirrors this. */
 const schema = z.object({
@@ -82,6 +112,22 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   SHUTDOWN_GRACE_MS: int(8000, 0),
+
+  // Access, limits and usage
+  ALLOW_USERS: idList,
+  BLOCK_USERS: idList,
+  ALLOW_CHANNELS: idList,
+  BLOCK_CHANNELS: idList,
+  ALLOW_ROLES: idList,
+  ALLOW_DMS: bool(true),
+  ADMIN_USERS: idList,
+  RATE_LIMIT_USER: rateLimit('30/hour'),
+  RATE_LIMIT_CHANNEL: rateLimit('120/hour'),
+  TOKEN_BUDGET_USER_DAY: int(0, 0),
+  TOKEN_BUDGET_CHANNEL_DAY: int(0, 0),
+  TOKEN_BUDGET_DAY: int(0, 0),
+  LLM_PRICE_INPUT_PER_MTOK: price,
+  LLM_PRICE_OUTPUT_PER_MTOK: price,
 
   // Operations
   // Unset: info, or warn for the terminal chat (so logs do not interleave with the conversation).

@@ -1,4 +1,6 @@
 import type { AgentEventHandler, RunResult } from './agent/events.js';
+import type { Asker } from './governance/asker.js';
+import type { UsageReport } from './governance/governor.js';
 
 /** A question addressed to the bot in one conversation (channel, thread or DM). */
 export interface AskRequest {
@@ -11,10 +13,18 @@ export interface AskRequest {
   author: string | PromiseLike<string>;
   text: string;
   signal?: AbortSignal;
+  /** Who asks, for access lists, limits and the usage record; without it none of them apply. */
+  asker?: Asker | undefined;
 }
 
-/** How an ask ended; `busy` means the channel's queue was full and nothing ran. */
-export type AskOutcome = RunResult | { status: 'busy'; message: string };
+/**
+ * How an ask ended. Nothing ran when it was `busy` (the channel's queue was full), `refused` (the access
+ * lists said no) or `limited` (a rate limit or budget was reached); `message` says so in a sentence.
+ */
+export type AskOutcome = RunResult | { status: 'busy' | 'refused' | 'limited'; message: string };
+
+/** Whether someone may ask here; when not, the one short reply to give them (privately where possible). */
+export type AccessOutcome = { allowed: true } | { allowed: false; message: string };
 
 /** What `/memory` shows about a conversation. */
 export interface MemoryReport {
@@ -30,6 +40,10 @@ export interface MemoryReport {
 /** The platform-neutral service every adapter talks to. Failures arrive as `error` events too. */
 export interface Assistant {
   ask(request: AskRequest, onEvent: AgentEventHandler): Promise<AskOutcome>;
+  /** Applies the access lists before anything is shown, so a platform can refuse privately; records refusals. */
+  access(asker: Asker, key: string): Promise<AccessOutcome>;
+  /** `/usage`: the asker's and the channel's usage, today and this month (the top users too, for admins). */
+  usage(asker: Asker, key: string): Promise<UsageReport>;
   reset(key: string): Promise<void>;
   memory(key: string): Promise<MemoryReport>;
   /** Stops taking work and waits for runs and memory compression in flight. */

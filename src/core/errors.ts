@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'cancelled'
   | 'storage'
   | 'busy'
+  | 'refused'
+  | 'limited'
   | 'invalid_input'
   | 'tool_input'
   | 'tool_error'

@@ -75,6 +75,7 @@ export function createAgent(deps: AgentDeps): Agent {
       if (last && step > 1) messages.push(protocol.finalStep());
       const { decision, usage: spent } = await protocol.decide(messages, { step, last, signal, emit });
       addUsage(usage, spent);
+      emit({ type: 'usage', step, usage: { ...spent } });
 
       switch (decision.kind) {
         case 'final':

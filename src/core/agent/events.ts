@@ -18,6 +18,8 @@ export type AgentEvent =
   | { type: 'answer_reset' }
   /** `truncated`: the model stopped at its length limit, so `text` is incomplete and renderers should say so. */
   | { type: 'answer'; text: string; usage: TokenUsage; steps: number; truncated?: true }
+  /** One model call finished, spending `usage` (emitted for every call, whatever the run's outcome). */
+  | { type: 'usage'; step: number; usage: TokenUsage }
   | { type: 'error'; code: ErrorCode; message: string };
 
 /** Receives events as they happen; must not throw and should not block. */

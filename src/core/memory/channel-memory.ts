@@ -1,3 +1,4 @@
+import type { TokenUsage } from '../agent/events.js';
 import type { Logger } from '../logger.js';
 import type { ConversationStore } from '../ports/conversation-store.js';
 import { createCompressor } from './compressor.js';
@@ -12,6 +13,8 @@ export interface ChannelMemoryDeps {
   summarizer: Summarizer;
   budget: MemoryBudget;
   logger?: Logger | undefined;
+  /** Told what each summary call spent, and for which key. */
+  onSummaryUsage?: ((key: string, usage: TokenUsage) => void) | undefined;
 }
 
 /** Channel memory over a store, compressed by the summariser whenever the budget is exceeded. */

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { TokenUsage } from '../agent/events.js';
 import type { Logger } from '../logger.js';
 import type { ConversationStore } from '../ports/conversation-store.js';
 import { turnsToFold } from './fold-policy.js';
@@ -30,6 +31,8 @@ export interface CompressorDeps {
   summarizer: Summarizer;
   budget: MemoryBudget;
   logger?: Logger | undefined;
+  /** Told what each summary call spent, and for which key (usage is billed to the channel). */
+  onSummaryUsage?: ((key: string, usage: TokenUsage) => void) | undefined;
 }
 
 /**
@@ -57,6 +60,7 @@ export function createCompressor(deps: CompressorDeps): Compressor {
       const text = await deps.summarizer.summarize(
         { previous: snapshot.summary?.text, turns: old },
         cancel.signal,
+        (usage) => deps.onSummaryUsage?.(key, usage),
       );
       const applied = await deps.store.compact(key, {
         throughId: old[count - 1]!.id,

@@ -1,3 +1,4 @@
+import type { TokenUsage } from '../agent/events.js';
 import { ModelError } from '../errors.js';
 import type { ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
@@ -11,6 +12,8 @@ export interface Summarizer {
   summarize(
     input: { previous?: string | undefined; turns: readonly Turn[] },
     signal?: AbortSignal,
+    /** Told what each model call spent (summaries are billed to their channel). */
+    onUsage?: (usage: TokenUsage) => void,
   ): Promise<string>;
 }
 
@@ -31,8 +34,13 @@ export function createSummarizer(deps: SummarizerDeps): Summarizer {
   // Models count words, not tokens; English runs about 0.75 words a token, and headroom helps.
   const maxWords = String(Math.max(10, Math.floor(deps.maxTokens * 0.6)));
 
-  async function ask(content: string, signal: AbortSignal | undefined): Promise<string> {
+  async function ask(
+    content: string,
+    signal: AbortSignal | undefined,
+    onUsage: ((usage: TokenUsage) => void) | undefined,
+  ): Promise<string> {
     const completion = await deps.model.complete({ messages: [{ role: 'user', content }], signal });
+    onUsage?.(completion.usage);
     const text = completion.content.trim();
     // An empty summary would silently drop the folded turns; failing keeps them for a retry.
     if (!text) throw new ModelError('model_error', 'The summariser returned an empty summary.');
@@ -40,7 +48,7 @@ export function createSummarizer(deps: SummarizerDeps): Summarizer {
   }
 
   return {
-    async summarize({ previous, turns }, signal) {
+    async summarize({ previous, turns }, signal, onUsage) {
       const prompt = renderPrompt(
         foldTemplate,
         {
@@ -51,7 +59,7 @@ export function createSummarizer(deps: SummarizerDeps): Summarizer {
         },
         'prompts/summary',
       );
-      let summary = await ask(prompt, signal);
+      let summary = await ask(prompt, signal, onUsage);
       if (countTokens(summary) <= deps.maxTokens) return summary;
       summary = await ask(
         renderPrompt(
@@ -60,6 +68,7 @@ export function createSummarizer(deps: SummarizerDeps): Summarizer {
           'prompts/summary-compress',
         ),
         signal,
+        onUsage,
       );
       if (countTokens(summary) <= deps.maxTokens) return summary;
       deps.logger?.warn(

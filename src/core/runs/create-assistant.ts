@@ -2,8 +2,10 @@ import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import { rememberedAnswer } from '../agent/notes.js';
 import type { Agent } from '../agent/types.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
+import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
 import type { Logger } from '../logger.js';
 import type { ChannelMemory } from '../memory/types.js';
+import { createRunMeter } from './run-meter.js';
 import { createRunQueue, type RunQueueLimits } from './run-queue.js';
 
 /** The reply when a channel already has MAX_QUEUED_PER_CHANNEL questions waiting. */
@@ -16,6 +18,8 @@ export interface AssistantDeps {
   agent: Agent;
   memory: ChannelMemory;
   limits: RunQueueLimits;
+  /** Access lists, limits and usage records; without it every ask is let through unrecorded. */
+  governor?: Governor | undefined;
   logger?: Logger | undefined;
 }
 
@@ -25,7 +29,7 @@ export interface AssistantDeps {
  * cancelled).
  */
 export function createAssistant(deps: AssistantDeps): Assistant {
-  const { agent, memory, logger } = deps;
+  const { agent, memory, governor, logger } = deps;
   const queue = createRunQueue(deps.limits);
   let closing = false;
   // Bumped by reset: a run that started before a reset must not write its turn back afterwards.
@@ -69,10 +73,46 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     return result;
   }
 
+  /** In the channel's turn, so a limit reached while questions wait refuses only those not yet started. */
+  async function governed(request: AskRequest, onEvent: AgentEventHandler): Promise<AskOutcome> {
+    const { asker, key } = request;
+    if (!governor || !asker) return answer(request, onEvent);
+    if (request.signal?.aborted) return cancelled(onEvent);
+    let admit: Awaited<ReturnType<Governor['admit']>>;
+    try {
+      admit = await governor.admit(asker, key);
+    } catch (err) {
+      // Without the count, a limit cannot be kept: the question waits for the store rather than spending.
+      logger?.error({ key, err }, 'could not count the question against its limits');
+      return failed(onEvent, 'storage', 'Could not check the usage limits; try again shortly.');
+    }
+    if (!admit.admitted) {
+      onEvent({ type: 'error', code: 'limited', message: admit.message });
+      return { status: 'limited', message: admit.message };
+    }
+    const meter = createRunMeter(onEvent);
+    let result: RunResult | undefined;
+    try {
+      result = await answer(request, meter.onEvent);
+      return result;
+    } finally {
+      governor
+        .complete(admit.id, meter.result(result, Date.now() - admit.at))
+        .catch((err: unknown) => logger?.error({ key, err }, 'could not complete a usage record'));
+    }
+  }
+
   return {
     async ask(request, onEvent): Promise<AskOutcome> {
       if (closing) return busy(onEvent, CLOSING_MESSAGE);
-      const outcome = await queue.run(request.key, () => answer(request, onEvent), request.signal);
+      if (governor && request.asker) {
+        const decision = await governor.access(request.asker, request.key);
+        if (!decision.allowed) {
+          onEvent({ type: 'error', code: 'refused', message: REFUSED_MESSAGE });
+          return { status: 'refused', message: REFUSED_MESSAGE };
+        }
+      }
+      const outcome = await queue.run(request.key, () => governed(request, onEvent), request.signal);
       switch (outcome.status) {
         case 'done':
           return outcome.value;
@@ -85,6 +125,15 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     async reset(key) {
       epochs.set(key, (epochs.get(key) ?? 0) + 1);
       await memory.reset(key);
+    },
+    async access(asker, key) {
+      if (!governor) return { allowed: true };
+      const decision = await governor.access(asker, key);
+      return decision.allowed ? { allowed: true } : { allowed: false, message: REFUSED_MESSAGE };
+    },
+    async usage(asker, key) {
+      if (!governor) throw new Error('usage is not recorded by this assistant');
+      return governor.report(asker, key);
     },
     memory: (key) => memory.report(key),
     async close() {

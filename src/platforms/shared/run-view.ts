@@ -68,6 +68,8 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
       view.answer = '';
       view.phase = 'thinking';
       return true;
+    case 'usage':
+      return false;
     case 'answer':
       view.answer = event.text;
       view.usage = event.usage;
@@ -98,7 +100,9 @@ export function endFromOutcome(view: RunView, outcome: AskOutcome | undefined): 
       applyEvent(view, { type: 'error', code: 'cancelled', message: WORDING.cancelled });
       return;
     case 'busy':
-      applyEvent(view, { type: 'error', code: 'busy', message: outcome.message });
+    case 'refused':
+    case 'limited':
+      applyEvent(view, { type: 'error', code: outcome.status, message: outcome.message });
       return;
     case 'failed':
       applyEvent(view, { type: 'error', code: outcome.code, message: outcome.message });

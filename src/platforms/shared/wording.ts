@@ -1,3 +1,4 @@
+import { REFUSED_MESSAGE } from '../../core/governance/governor.js';
 import { BUSY_MESSAGE, CLOSING_MESSAGE } from '../../core/runs/create-assistant.js';
 
 /** Every sentence the bot says on its own account, on every surface; named once so all platforms agree. */
@@ -8,6 +9,8 @@ export const WORDING = {
   busy: BUSY_MESSAGE,
   /** A question arrived while the bot shuts down (the core's sentence). */
   shuttingDown: CLOSING_MESSAGE,
+  /** The access lists refuse this asker here (the core's sentence). */
+  refused: REFUSED_MESSAGE,
   /** The asker cancelled the answer. */
   cancelled: 'Cancelled.',
   /** The bot shut down before it could finish an answer. */

@@ -42,6 +42,10 @@ function scripted(events: AgentEvent[], outcome: unknown, onAsk?: (signal?: Abor
       if (outcome instanceof Error) throw outcome;
       return outcome as never;
     },
+    access: async () => ({ allowed: true }),
+    usage: async () => {
+      throw new Error('not used');
+    },
     reset: async () => {},
     memory: async () => ({ summary: null, turns: 0, tokens: 0, summarizedTurns: 0 }),
     close: async () => {},

@@ -122,7 +122,14 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
         SLACK_API_URL: slack.apiUrl,
         PORT: '0',
       });
-      const assistant = { ask: vi.fn(), reset: vi.fn(), memory: vi.fn(), close: vi.fn() };
+      const assistant = {
+        ask: vi.fn(),
+        access: vi.fn(),
+        usage: vi.fn(),
+        reset: vi.fn(),
+        memory: vi.fn(),
+        close: vi.fn(),
+      };
       const logger = createLogger({ level: 'silent', secrets: [] });
       const http = createHttpServer({ logger, readiness: () => [] });
       const adapter = createSlackAdapter({ config, assistant, logger, http });

@@ -1,0 +1,56 @@
+import type { Asker } from './asker.js';
+
+/** Who may ask, named as in the configuration. */
+export interface AccessPolicy {
+  ALLOW_USERS: readonly string[];
+  BLOCK_USERS: readonly string[];
+  ALLOW_CHANNELS: readonly string[];
+  BLOCK_CHANNELS: readonly string[];
+  ALLOW_ROLES: readonly string[];
+  ALLOW_DMS: boolean;
+  ADMIN_USERS: readonly string[];
+}
+
+/** Whether an asker may ask, and whether they are an admin (never limited, may use admin commands). */
+export interface AccessDecision {
+  allowed: boolean;
+  admin: boolean;
+  /** Which rule refused them, for the log. */
+  rule?: string;
+}
+
+/** True for admins: listed in ADMIN_USERS, or administrators of the place by the platform's own account. */
+export async function isAdmin(policy: AccessPolicy, asker: Asker): Promise<boolean> {
+  if (policy.ADMIN_USERS.includes(asker.userId)) return true;
+  try {
+    return (await asker.platformAdmin) === true;
+  } catch {
+    return false; // a failed lookup grants nothing
+  }
+}
+
+/**
+ * Applies the access lists: a block always wins; in a DM only ALLOW_DMS counts of the channel rules; an
+ * empty allow list lets everyone in; ALLOW_USERS and ALLOW_ROLES each suffice; admins pass the user lists.
+ */
+export async function decideAccess(policy: AccessPolicy, asker: Asker): Promise<AccessDecision> {
+  const admin = await isAdmin(policy, asker);
+  const refuse = (rule: string): AccessDecision => ({ allowed: false, admin, rule });
+  if (policy.BLOCK_USERS.includes(asker.userId)) return refuse('BLOCK_USERS');
+  if (asker.dm) {
+    if (!policy.ALLOW_DMS && !admin) return refuse('ALLOW_DMS');
+  } else {
+    const channel = asker.channelId ?? '';
+    if (policy.BLOCK_CHANNELS.includes(channel)) return refuse('BLOCK_CHANNELS');
+    if (policy.ALLOW_CHANNELS.length > 0 && !policy.ALLOW_CHANNELS.includes(channel)) {
+      return refuse('ALLOW_CHANNELS');
+    }
+  }
+  const userListed = policy.ALLOW_USERS.length > 0 || policy.ALLOW_ROLES.length > 0;
+  if (userListed && !admin) {
+    const byUser = policy.ALLOW_USERS.includes(asker.userId);
+    const byRole = (asker.roles ?? []).some((role) => policy.ALLOW_ROLES.includes(role));
+    if (!byUser && !byRole) return refuse(policy.ALLOW_USERS.length > 0 ? 'ALLOW_USERS' : 'ALLOW_ROLES');
+  }
+  return { allowed: true, admin };
+}

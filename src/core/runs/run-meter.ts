@@ -1,0 +1,40 @@
+import type { AgentEventHandler, RunResult } from '../agent/events.js';
+import type { UsageResult } from '../ports/usage-store.js';
+
+/** Counts what a run spends as its events pass by: model calls, tokens, tool calls by name. */
+export interface RunMeter {
+  /** Passes every event on to the original handler, counting on the way. */
+  onEvent: AgentEventHandler;
+  /** What the run spent, for its usage record. */
+  result(outcome: RunResult | undefined, durationMs: number): UsageResult;
+}
+
+/** Creates a meter in front of `onEvent`. */
+export function createRunMeter(onEvent: AgentEventHandler): RunMeter {
+  let modelCalls = 0;
+  let promptTokens = 0;
+  let completionTokens = 0;
+  const tools: Record<string, number> = {};
+  return {
+    onEvent(event) {
+      if (event.type === 'usage') {
+        modelCalls++;
+        promptTokens += event.usage.promptTokens;
+        completionTokens += event.usage.completionTokens;
+      } else if (event.type === 'action') {
+        tools[event.tool] = (tools[event.tool] ?? 0) + 1;
+      }
+      onEvent(event);
+    },
+    result(outcome, durationMs) {
+      return {
+        outcome: outcome?.status ?? 'failed',
+        modelCalls,
+        promptTokens,
+        completionTokens,
+        tools,
+        durationMs: Math.max(0, durationMs),
+      };
+    },
+  };
+}
