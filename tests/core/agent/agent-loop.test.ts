@@ -132,7 +132,13 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
     expect(result).toMatchObject({ status: 'answered', text: 'The sum is 5.', steps: 2 });
     // The text protocol's final reply carries a Thought too.
     const finalThought = protocol === 'react' ? ['thought'] : [];
-    expect(types).toEqual(['thought', 'action', 'observation', ...finalThought, 'answer']);
+    expect(types).toEqual(['usage', 'thought', 'action', 'observation', 'usage', ...finalThought, 'answer']);
+    // Each model call reports what it spent; together they make the run's total.
+    const calls = events.filter((e) => e.type === 'usage');
+    const answer = events.find((e) => e.type === 'answer');
+    expect(calls.reduce((n, e) => n + (e.type === 'usage' ? e.usage.totalTokens : 0), 0)).toBe(
+      answer?.type === 'answer' ? answer.usage.totalTokens : -1,
+    );
     expect(events.find((e) => e.type === 'thought')).toMatchObject({ text: 'I need to add.' });
     expect(events.find((e) => e.type === 'action')).toMatchObject({ tool: 'add', input: { a: 2, b: 3 } });
     expect(events.find((e) => e.type === 'observation')).toMatchObject({ text: '5', ok: true });
