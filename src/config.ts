@@ -109,6 +109,10 @@ const schema = z.object({
     .string()
     .regex(/^\/[\w-]+$/)
     .default('/memory'),
+  SLACK_USAGE_COMMAND: z
+    .string()
+    .regex(/^\/[\w-]+$/)
+    .default('/usage'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   SHUTDOWN_GRACE_MS: int(8000, 0),

@@ -1,8 +1,10 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Assistant } from '../../core/assistant.js';
+import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
 import { formatMemoryReport } from '../shared/format-step.js';
+import { formatUsageReport } from '../shared/format-usage.js';
 import { askAndRender } from '../shared/run-renderer.js';
 import type { PlatformAdapter } from '../types.js';
 import { createConsoleRenderer } from './console-renderer.js';
@@ -28,12 +30,15 @@ export interface ConsoleChat extends PlatformAdapter {
   finished: Promise<void>;
 }
 
-const HELP = 'Commands: /reset forgets this chat, /memory shows what is remembered, /quit exits.';
+const HELP =
+  'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent, /quit exits.';
 
 /** A terminal chat: one message per line; `/reset`, `/memory`, `/help`, `/quit`. */
 export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   const { assistant, output, tty } = options;
   const key = options.key ?? CONSOLE_KEY;
+  // Whoever runs the terminal chat runs the bot: never limited, and sees every usage figure.
+  const asker: Asker = { platform: 'console', userId: options.author, dm: true, platformAdmin: true };
   const write = (text: string) => output.write(text);
   const terminal = {
     write,
@@ -50,11 +55,11 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   let rl: ReturnType<typeof createInterface> | undefined;
 
   /** Runs a memory command; a storage failure is reported, and the chat goes on. */
-  async function command(verb: string, run: () => Promise<string>): Promise<boolean> {
+  async function command(what: string, run: () => Promise<string>): Promise<boolean> {
     try {
       write(`${await run()}\n`);
     } catch {
-      write(`Error: could not ${verb} the memory of this chat right now; try again.\n`);
+      write(`Error: could not ${what} right now; try again.\n`);
     }
     return true;
   }
@@ -70,17 +75,19 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
         write(`${HELP}\n`);
         return true;
       case '/reset':
-        return command('reset', async () => {
+        return command('reset the memory of this chat', async () => {
           await assistant.reset(key);
           return 'Memory of this chat cleared.';
         });
       case '/memory':
-        return command('read', async () => formatMemoryReport(await assistant.memory(key)));
+        return command('read the memory of this chat', async () => formatMemoryReport(await assistant.memory(key)));
+      case '/usage':
+        return command('read the usage records', async () => formatUsageReport(await assistant.usage(asker, key)));
     }
     current = new AbortController();
     await askAndRender({
       assistant,
-      request: { key, author: options.author, text },
+      request: { key, author: options.author, text, asker },
       renderer: createConsoleRenderer(terminal),
       signal: current.signal,
       abortedBy: 'asker',

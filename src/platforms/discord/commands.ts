@@ -11,7 +11,7 @@ const QUESTION_MAX = 4000;
 /** Where the commands can be used: servers and DMs with the bot. */
 const CONTEXTS = [InteractionContextType.Guild, InteractionContextType.BotDM];
 
-/** The slash commands: `/ask question:<text>`, `/reset`, `/memory`. */
+/** The slash commands: `/ask question:<text>`, `/reset`, `/memory`, `/usage`. */
 export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[] = [
   new SlashCommandBuilder()
     .setName('ask')
@@ -29,6 +29,11 @@ export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[
   new SlashCommandBuilder()
     .setName('memory')
     .setDescription('Show what the bot remembers of this channel.')
+    .setContexts(CONTEXTS)
+    .toJSON(),
+  new SlashCommandBuilder()
+    .setName('usage')
+    .setDescription('Show your and this channel’s usage of the bot, today and this month.')
     .setContexts(CONTEXTS)
     .toJSON(),
 ];

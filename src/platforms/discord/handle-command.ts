@@ -1,8 +1,10 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import { formatMemoryReport } from '../shared/format-step.js';
+import { formatUsageReport } from '../shared/format-usage.js';
 import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
+import { interactionAsker } from './asker.js';
 import { conversationKey, displayName } from './conversation.js';
 import { MESSAGE_LIMIT, NO_PINGS, threadName } from './limits.js';
 import { interactionSurface } from './surfaces.js';
@@ -15,6 +17,12 @@ export async function handleCommand(
   const key = conversationKey(interaction.guildId, interaction.channelId);
   switch (interaction.commandName) {
     case 'ask': {
+      const asker = interactionAsker(interaction);
+      const access = await ctx.assistant.access(asker, key);
+      if (!access.allowed) {
+        await interaction.reply({ content: access.message, flags: MessageFlags.Ephemeral });
+        return;
+      }
       await interaction.deferReply();
       const question = interaction.options.getString('question', true).trim();
       const channel = interaction.channel;
@@ -24,7 +32,7 @@ export async function handleCommand(
       // Nobody else sees the command's option, so the answer starts with the question, in small print.
       const header = `-# ${author} asked: ${threadName(question)}`;
       await answer(
-        { key, author, text: question },
+        { key, author, text: question, asker },
         interactionSurface(interaction, { threads }),
         ctx,
         header,
@@ -36,6 +44,11 @@ export async function handleCommand(
         await ctx.assistant.reset(key);
         return `I have forgotten our conversation in this ${place(interaction)}.`;
       });
+      return;
+    case 'usage':
+      await privately(interaction, ctx, async () =>
+        formatUsageReport(await ctx.assistant.usage(interactionAsker(interaction), key)),
+      );
       return;
     case 'memory':
       await privately(interaction, ctx, async () => formatMemoryReport(await ctx.assistant.memory(key)));

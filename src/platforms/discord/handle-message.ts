@@ -1,6 +1,7 @@
 import type { Message } from 'discord.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
+import { messageAsker } from './asker.js';
 import { conversationKey, displayName } from './conversation.js';
 import { canThread, questionOf } from './intake.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
@@ -13,6 +14,14 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   const log = ctx.logger.child({ channel: message.channelId, message: message.id });
   if (!question) {
     await message.reply({ content: WORDING.bareMention, allowedMentions: NO_PINGS });
+    return;
+  }
+  const key = conversationKey(message.guildId, message.channelId);
+  const asker = messageAsker(message);
+  // Checked before anything is shown, so a refusal is one short reply and nothing else.
+  const access = await ctx.assistant.access(asker, key);
+  if (!access.allowed) {
+    await message.reply({ content: access.message, allowedMentions: NO_PINGS });
     return;
   }
   try {
@@ -28,7 +37,10 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     log.warn({ err }, 'could not reply to a question; is the Send Messages permission missing?');
     return;
   }
-  const key = conversationKey(message.guildId, message.channelId);
   const author = displayName(message.member, message.author);
-  await answer({ key, author, text: question }, replySurface(reply, { threads: canThread(message) }), ctx);
+  await answer(
+    { key, author, text: question, asker },
+    replySurface(reply, { threads: canThread(message) }),
+    ctx,
+  );
 }

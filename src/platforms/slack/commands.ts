@@ -1,7 +1,9 @@
 import type { App, RespondFn } from '@slack/bolt';
 import type { Config } from '../../config.js';
 import { cut, formatMemoryReport } from '../shared/format-step.js';
+import { formatUsageReport } from '../shared/format-usage.js';
 import { WORDING } from '../shared/wording.js';
+import { slackAsker } from './asker.js';
 import { conversationKey } from './conversation-key.js';
 import type { IntakeDeps } from './intake.js';
 import { CONTEXT_CHARS } from './limits.js';
@@ -9,7 +11,10 @@ import { plainToMrkdwn } from './mrkdwn.js';
 import { runQuestion } from './run-question.js';
 import { questionFromSlack } from './slack-text.js';
 
-type CommandNames = Pick<Config, 'SLACK_ASK_COMMAND' | 'SLACK_RESET_COMMAND' | 'SLACK_MEMORY_COMMAND'>;
+type CommandNames = Pick<
+  Config,
+  'SLACK_ASK_COMMAND' | 'SLACK_RESET_COMMAND' | 'SLACK_MEMORY_COMMAND' | 'SLACK_USAGE_COMMAND'
+>;
 
 /**
  * The slash commands. Each is acknowledged at once (Slack gives 3 seconds); the work runs afterwards.
@@ -35,17 +40,25 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
     const team = context.teamId ?? command.team_id;
     // Nobody else sees the command, so the answer says who asked what. `<@U…>` shows the asker's name.
     const asked = `<@${command.user_id}> asked: ${plainToMrkdwn(cut(text, CONTEXT_CHARS).text)}`;
+    const key = conversationKey(team, command.channel_id);
+    const asker = slackAsker(deps.users, client, command.user_id, command.channel_id);
     work.run('a Slack /ask', async (signal) => {
+      const access = await assistant.access(asker, key);
+      if (!access.allowed) {
+        await ephemeral(respond, access.message);
+        return;
+      }
       const delivered = await runQuestion(
         deps,
         client,
         {
-          key: conversationKey(team, command.channel_id),
+          key,
           userId: command.user_id,
           text,
           place: { channel: command.channel_id },
           layout: 'channel',
           context: asked,
+          asker,
         },
         signal,
       );
@@ -79,6 +92,21 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
       } catch (err) {
         logger.error({ key, err }, 'memory report failed');
         await ephemeral(respond, 'Sorry, I could not read my memory of this channel; try again shortly.');
+      }
+    });
+  });
+
+  app.command(names.SLACK_USAGE_COMMAND, async ({ command, ack, respond, client, context }) => {
+    await ack();
+    const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
+    const asker = slackAsker(deps.users, client, command.user_id, command.channel_id);
+    work.run('a Slack /usage', async () => {
+      try {
+        const report = formatUsageReport(await assistant.usage(asker, key));
+        await ephemeral(respond, `*Usage*\n${plainToMrkdwn(report)}`);
+      } catch (err) {
+        logger.error({ key, err }, 'usage report failed');
+        await ephemeral(respond, 'Sorry, I could not read the usage records; try again shortly.');
       }
     });
   });

@@ -7,7 +7,7 @@ import { registerCommands } from './commands.js';
 import { createDeduper } from './event-dedupe.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
 import { createMountedReceiver } from './mounted-receiver.js';
-import { createUserNames } from './user-names.js';
+import { createUserDirectory } from './user-names.js';
 
 /** The Slack adapter; `idle` serves tests. */
 export interface SlackAdapter extends PlatformAdapter {
@@ -73,7 +73,7 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
 
   const intakeDeps: IntakeDeps = {
     assistant,
-    userNames: createUserNames(logger),
+    users: createUserDirectory(logger),
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
     logger,
     work,

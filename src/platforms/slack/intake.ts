@@ -2,6 +2,7 @@ import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/logger.js';
 import { WORDING } from '../shared/wording.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
+import { slackAsker } from './asker.js';
 import { conversationKey } from './conversation-key.js';
 import type { Deduper } from './event-dedupe.js';
 import { type RunDeps, runQuestion } from './run-question.js';
@@ -66,29 +67,38 @@ export function createIntake(deps: IntakeDeps): Intake {
     const threadTs = message.thread_ts && message.thread_ts !== message.ts ? message.thread_ts : undefined;
     const text = questionFromSlack(message.text ?? '', delivery.botUserId);
     const user = message.user;
+    const whisper = (reply: string) =>
+      client.chat
+        .postEphemeral({
+          channel: message.channel,
+          user,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          text: reply,
+        })
+        .catch((err: unknown) => logger.warn({ err }, 'could not post a private reply'));
     if (!text) {
-      work.run('the Slack usage hint', async () => {
-        await client.chat
-          .postEphemeral({
-            channel: message.channel,
-            user,
-            ...(threadTs ? { thread_ts: threadTs } : {}),
-            text: WORDING.bareMention,
-          })
-          .catch((err: unknown) => logger.warn({ err }, 'could not post the usage hint'));
-      });
+      work.run('the Slack usage hint', () => whisper(WORDING.bareMention).then(() => {}));
       return;
     }
+    const key = conversationKey(delivery.teamId, message.channel, threadTs);
+    const asker = slackAsker(deps.users, client, user, message.channel, message.channel_type);
     work.run('a Slack question', async (signal) => {
+      // Checked before anything is posted, so a refusal is one private line and nothing else.
+      const access = await deps.assistant.access(asker, key);
+      if (!access.allowed) {
+        await whisper(access.message);
+        return;
+      }
       await runQuestion(
         deps,
         client,
         {
-          key: conversationKey(delivery.teamId, message.channel, threadTs),
+          key,
           userId: user,
           text,
           place: { channel: message.channel, threadTs },
           layout: threadTs ? 'thread' : 'channel',
+          asker,
         },
         signal,
       );

@@ -1,10 +1,11 @@
 import type { webApi } from '@slack/bolt';
 import type { Assistant } from '../../core/assistant.js';
+import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
 import { askAndRender } from '../shared/run-renderer.js';
 import type { SlackPlace } from './live-message.js';
 import { type AnswerLayout, createSlackRenderer } from './render.js';
-import type { UserNames } from './user-names.js';
+import type { UserDirectory } from './user-names.js';
 
 /** A question ready to run: who asked what, in which conversation, and where the answer goes. */
 export interface Question {
@@ -15,12 +16,14 @@ export interface Question {
   layout: AnswerLayout;
   /** Mrkdwn shown above the answer (for `/ask`, whose command text nobody else sees). */
   context?: string | undefined;
+  /** Who asks, for access lists, limits and usage records. */
+  asker: Asker;
 }
 
 /** What running a question needs. */
 export interface RunDeps {
   assistant: Assistant;
-  userNames: UserNames;
+  users: UserDirectory;
   intervalMs: number;
   logger: Logger;
 }
@@ -46,10 +49,10 @@ export async function runQuestion(
     context: question.context,
   });
   // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
-  const author = deps.userNames(client, question.userId);
+  const author = deps.users(client, question.userId).then((user) => user.name);
   await askAndRender({
     assistant: deps.assistant,
-    request: { key: question.key, author, text: question.text },
+    request: { key: question.key, author, text: question.text, asker: question.asker },
     renderer,
     signal: shutdown,
     abortedBy: 'shutdown',

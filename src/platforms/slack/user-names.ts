@@ -6,15 +6,22 @@ export const USER_NAME_TTL_MS = 60 * 60 * 1000;
 /** Most names kept; the oldest is dropped first. */
 export const USER_NAME_CACHE_SIZE = 5000;
 
-/** Resolves a user id to the name people see in Slack. */
-export type UserNames = (client: webApi.WebClient, userId: string) => Promise<string>;
+/** What the bot needs to know of a Slack user: the name people see, and whether they administer the workspace. */
+export interface SlackUser {
+  name: string;
+  /** A workspace admin or owner. */
+  admin: boolean;
+}
+
+/** Looks a user id up. */
+export type UserDirectory = (client: webApi.WebClient, userId: string) => Promise<SlackUser>;
 
 /**
- * Display names via `users.info`, cached so the hot path costs one Web API call per user per hour. A
- * failed lookup falls back to the user id and is not cached, so the next question tries again.
+ * Users via `users.info`, cached so the hot path costs one Web API call per user per hour. A failed
+ * lookup falls back to the user id (and no admin rights) and is not cached, so the next question tries again.
  */
-export function createUserNames(logger: Logger, now: () => number = Date.now): UserNames {
-  const cache = new Map<string, { name: Promise<string>; expires: number }>();
+export function createUserDirectory(logger: Logger, now: () => number = Date.now): UserDirectory {
+  const cache = new Map<string, { name: Promise<SlackUser>; expires: number }>();
   return (client, userId) => {
     const hit = cache.get(userId);
     if (hit && hit.expires > now()) return hit.name;
@@ -22,16 +29,16 @@ export function createUserNames(logger: Logger, now: () => number = Date.now): U
     const name = client.users.info({ user: userId }).then(
       (res) => {
         const user = res.user;
-        return (
+        const name =
           [user?.profile?.display_name, user?.profile?.real_name, user?.real_name, user?.name]
             .map((n) => n?.trim())
-            .find((n) => n) ?? userId
-        );
+            .find((n) => n) ?? userId;
+        return { name, admin: Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner) };
       },
       (err: unknown) => {
         cache.delete(userId);
         logger.warn({ user: userId, err }, 'users.info failed');
-        return userId;
+        return { name: userId, admin: false };
       },
     );
     // Concurrent questions from one user share a single lookup.

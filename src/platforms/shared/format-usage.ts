@@ -1,0 +1,40 @@
+import type { UsageReport } from '../../core/governance/governor.js';
+import type { UsageTotals } from '../../core/ports/usage-store.js';
+
+const count = (n: number) => n.toLocaleString('en');
+
+/** Estimated USD cost of some totals, when both prices are known. */
+function cost(totals: UsageTotals, prices: UsageReport['prices']): string {
+  if (prices.input === undefined && prices.output === undefined) return '';
+  const usd =
+    (totals.promptTokens * (prices.input ?? 0) + totals.completionTokens * (prices.output ?? 0)) / 1_000_000;
+  return `, about $${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
+function line(totals: UsageTotals, prices: UsageReport['prices']): string {
+  const questions = `${count(totals.questions)} question${totals.questions === 1 ? '' : 's'}`;
+  return `${questions}, ${count(totals.promptTokens + totals.completionTokens)} tokens${cost(totals, prices)}`;
+}
+
+function top(title: string, rows: readonly UsageTotals[], prices: UsageReport['prices']): string[] {
+  if (rows.length === 0) return [`${title}: none yet`];
+  return [`${title}:`, ...rows.map((row, i) => `  ${i + 1}. ${row.group}: ${line(row, prices)}`)];
+}
+
+/** The `/usage` report as plain text: the asker's and the channel's usage, and the top lists for admins. */
+export function formatUsageReport(report: UsageReport): string {
+  const { prices } = report;
+  const lines = [
+    `You today: ${line(report.you.today, prices)}`,
+    `You this month: ${line(report.you.month, prices)}`,
+    `This channel today: ${line(report.channel.today, prices)}`,
+    `This channel this month: ${line(report.channel.month, prices)}`,
+  ];
+  if (report.top) {
+    lines.push(
+      ...top('Top users this month', report.top.users, prices),
+      ...top('Top channels this month', report.top.channels, prices),
+    );
+  }
+  return lines.join('\n');
+}
