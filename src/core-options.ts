@@ -3,8 +3,8 @@ import type { CoreOptions } from './core/create-core.js';
 import { createRedactor } from './core/logger.js';
 import type { ToolSettings } from './core/tools/registry.js';
 
-/** The core's options from the parsed configuration; the caller adds the store and the logger. */
-export function coreOptionsFrom(config: Config): Omit<CoreOptions, 'store' | 'logger'> {
+/** The core's options from the parsed configuration; the caller adds the stores and the logger. */
+export function coreOptionsFrom(config: Config): Omit<CoreOptions, 'store' | 'usage' | 'logger'> {
   return {
     model: {
       apiKey: config.OPENAI_API_KEY,
@@ -34,6 +34,26 @@ export function coreOptionsFrom(config: Config): Omit<CoreOptions, 'store' | 'lo
       MAX_QUEUED_PER_CHANNEL: config.MAX_QUEUED_PER_CHANNEL,
     },
     promptsDir: config.PROMPTS_DIR,
+    governance: {
+      access: {
+        ALLOW_USERS: config.ALLOW_USERS,
+        BLOCK_USERS: config.BLOCK_USERS,
+        ALLOW_CHANNELS: config.ALLOW_CHANNELS,
+        BLOCK_CHANNELS: config.BLOCK_CHANNELS,
+        ALLOW_ROLES: config.ALLOW_ROLES,
+        ALLOW_DMS: config.ALLOW_DMS,
+        ADMIN_USERS: config.ADMIN_USERS,
+      },
+      limits: {
+        RATE_LIMIT_USER: config.RATE_LIMIT_USER,
+        RATE_LIMIT_CHANNEL: config.RATE_LIMIT_CHANNEL,
+        TOKEN_BUDGET_USER_DAY: config.TOKEN_BUDGET_USER_DAY,
+        TOKEN_BUDGET_CHANNEL_DAY: config.TOKEN_BUDGET_CHANNEL_DAY,
+        TOKEN_BUDGET_DAY: config.TOKEN_BUDGET_DAY,
+      },
+      timeZone: config.DEFAULT_TIMEZONE,
+      prices: { input: config.LLM_PRICE_INPUT_PER_MTOK, output: config.LLM_PRICE_OUTPUT_PER_MTOK },
+    },
     redact: createRedactor(SECRET_KEYS.map((key) => config[key])),
   };
 }

@@ -1,11 +1,13 @@
 import { type AgentSettings, createAgent } from './agent/create-agent.js';
 import type { Assistant } from './assistant.js';
+import { createGovernor, type GovernanceSettings } from './governance/governor.js';
 import { createOpenAIChatModel, type OpenAIChatModelOptions } from './llm/openai-chat-model.js';
 import type { Logger } from './logger.js';
 import { createChannelMemory } from './memory/channel-memory.js';
 import { createSummarizer } from './memory/summarizer.js';
 import type { MemoryBudget } from './memory/types.js';
 import type { ConversationStore } from './ports/conversation-store.js';
+import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
 import type { RunQueueLimits } from './runs/run-queue.js';
@@ -32,6 +34,10 @@ export interface CoreOptions {
   promptsDir: string;
   /** Where conversations persist; closing it is left to the caller, after `Core.close()`. */
   store: ConversationStore;
+  /** Where usage is recorded and limits are counted (usually the same database as `store`). */
+  usage: UsageStore;
+  /** Access lists, limits, budgets and prices. */
+  governance: GovernanceSettings;
   logger: Logger;
   /** Scrubs secrets from tool output and error text before the model or the logs see them. */
   redact: (text: string) => string;
@@ -60,8 +66,25 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     maxTokens: options.memory.MEMORY_SUMMARY_MAX_TOKENS,
     logger,
   });
-  const memory = createChannelMemory({ store, summarizer, budget: options.memory, logger });
-  const assistant = createAssistant({ agent, memory, limits: options.runs, logger });
+  const summaryModel = options.summaryModel ?? options.model.model;
+  const governor = createGovernor({
+    settings: options.governance,
+    usage: options.usage,
+    model: options.model.model,
+    protocol: options.agent.AGENT_PROTOCOL,
+    logger,
+  });
+  const memory = createChannelMemory({
+    store,
+    summarizer,
+    budget: options.memory,
+    logger,
+    onSummaryUsage: (key, spent) =>
+      void governor
+        .summarized(key, spent, summaryModel)
+        .catch((err: unknown) => logger.error({ key, err }, 'could not record a summary’s usage')),
+  });
+  const assistant = createAssistant({ agent, memory, limits: options.runs, governor, logger });
   return {
     assistant,
     close: () => assistant.close(),

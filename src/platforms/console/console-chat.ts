@@ -80,9 +80,13 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
           return 'Memory of this chat cleared.';
         });
       case '/memory':
-        return command('read the memory of this chat', async () => formatMemoryReport(await assistant.memory(key)));
+        return command('read the memory of this chat', async () =>
+          formatMemoryReport(await assistant.memory(key)),
+        );
       case '/usage':
-        return command('read the usage records', async () => formatUsageReport(await assistant.usage(asker, key)));
+        return command('read the usage records', async () =>
+          formatUsageReport(await assistant.usage(asker, key)),
+        );
     }
     current = new AbortController();
     await askAndRender({
