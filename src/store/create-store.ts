@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
-import type { ConversationStore } from '../core/ports/conversation-store.js';
+import type { Store } from '../core/ports/store.js';
 import { openSqliteStore, SQLITE_MEMORY_PATH } from './sqlite-store.js';
 
 const SUPPORTED =
@@ -25,7 +25,7 @@ export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
-/** Opens the conversation store `databaseUrl` names; throws a ConfigError for an unsupported scheme. */
-export async function createStore(databaseUrl: string): Promise<ConversationStore> {
+/** Opens the store (conversations and usage) `databaseUrl` names; throws a ConfigError for an unsupported scheme. */
+export async function createStore(databaseUrl: string): Promise<Store> {
   return openSqliteStore(sqlitePathOf(databaseUrl));
 }

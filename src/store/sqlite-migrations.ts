@@ -25,6 +25,27 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX turns_by_key ON turns (key, id);
   `,
+  `
+  CREATE TABLE usage (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    platform TEXT NOT NULL,
+    key TEXT NOT NULL,
+    user_id TEXT,
+    model TEXT NOT NULL,
+    protocol TEXT NOT NULL,
+    outcome TEXT NOT NULL
+      CHECK (outcome IN ('pending', 'answered', 'failed', 'cancelled', 'refused', 'limited', 'summary')),
+    model_calls INTEGER NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    tools TEXT NOT NULL,
+    duration_ms INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX usage_by_at ON usage (at);
+  CREATE INDEX usage_by_user ON usage (user_id, at);
+  CREATE INDEX usage_by_key ON usage (key, at);
+  `,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

@@ -10,7 +10,9 @@ import type {
   StoredTurn,
   TurnWindow,
 } from '../core/ports/conversation-store.js';
+import type { Store } from '../core/ports/store.js';
 import { migrate } from './sqlite-migrations.js';
+import { sqliteUsage } from './sqlite-usage.js';
 
 /** The path that keeps a SQLite database in memory only (tests, throwaway runs). */
 export const SQLITE_MEMORY_PATH = ':memory:';
@@ -26,10 +28,10 @@ interface ConversationRow {
 class StaleCompaction extends Error {}
 
 /**
- * Opens (creating file, folder and schema if needed) a SQLite conversation store in WAL mode. Every
- * statement is prepared once; every method is one transaction, so a crash leaves each write whole or absent.
+ * Opens (creating file, folder and schema if needed) a SQLite store of conversations and usage in WAL mode.
+ * Every statement is prepared once; every method is one transaction, so a crash leaves each write whole or absent.
  */
-export function openSqliteStore(path: string): ConversationStore {
+export function openSqliteStore(path: string): Store {
   const db = open(path);
   const fail = (what: string, err: unknown) =>
     err instanceof StorageError
@@ -121,7 +123,7 @@ export function openSqliteStore(path: string): ConversationStore {
     clearConversation.run(Date.now(), key);
   });
 
-  return {
+  const conversations: ConversationStore = {
     async load(key, window) {
       try {
         return load(key, window);
@@ -163,6 +165,7 @@ export function openSqliteStore(path: string): ConversationStore {
       if (db.open) db.close();
     },
   };
+  return { ...conversations, ...sqliteUsage(db, fail) };
 }
 
 function open(path: string): Database.Database {

@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/core/errors.js';
 import type { Compaction, ConversationStore, NewTurn } from '../../src/core/ports/conversation-store.js';
+import type { Store } from '../../src/core/ports/store.js';
 
 /** A store under test, opened on fresh, empty data. */
 export interface StoreFixture {
-  store: ConversationStore;
+  store: Store;
   /** Opens the same data through a new connection, as another process or a restart would. */
-  reopen(): Promise<ConversationStore>;
+  reopen(): Promise<Store>;
   /** Closes every store the fixture opened and removes the data. */
   cleanup(): Promise<void>;
 }
@@ -30,7 +31,7 @@ async function fill(store: ConversationStore, key: string, count: number): Promi
 
 const summary = (text: string) => ({ text, tokens: text.length });
 
-/** The behaviour every ConversationStore implementation (SQLite, Postgres, ...) must show. */
+/** The conversation behaviour every store implementation (SQLite, Postgres, ...) must show. */
 export function storeContract(name: string, open: () => Promise<StoreFixture>): void {
   describe(`store contract: ${name}`, () => {
     let f: StoreFixture;

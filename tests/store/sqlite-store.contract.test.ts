@@ -1,14 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConversationStore } from '../../src/core/ports/conversation-store.js';
+import type { Store } from '../../src/core/ports/store.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
-import { storeContract } from '../contract/store-contract.js';
+import { type StoreFixture, storeContract } from '../contract/store-contract.js';
+import { usageContract } from '../contract/usage-contract.js';
 
-storeContract('SQLite file', async () => {
+async function openFixture(): Promise<StoreFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-store-contract-'));
   const path = join(dir, 'memory.db');
-  const opened: ConversationStore[] = [];
+  const opened: Store[] = [];
   const open = () => {
     const store = openSqliteStore(path);
     opened.push(store);
@@ -22,4 +23,7 @@ storeContract('SQLite file', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-});
+}
+
+storeContract('SQLite file', openFixture);
+usageContract('SQLite file', openFixture);

@@ -1,0 +1,290 @@
+import type Database from 'better-sqlite3';
+import { StorageError } from '../core/errors.js';
+import type {
+  Admission,
+  BudgetRule,
+  RateRule,
+  StoredUsageRecord,
+  UsageOutcome,
+  UsageQuery,
+  UsageRecord,
+  UsageResult,
+  UsageScope,
+  UsageStart,
+  UsageStore,
+  UsageTotals,
+} from '../core/ports/usage-store.js';
+import { dayIn, QUARTER_HOUR_MS } from './usage-days.js';
+
+/** Wraps whatever a statement threw into a StorageError saying what could not be done. */
+export type FailWith = (what: string, err: unknown) => StorageError;
+
+const TAKEN = "outcome IN ('pending', 'answered', 'failed', 'cancelled')";
+const SCOPES = { user: 'user_id = ?', key: 'key = ?', all: '1 = 1' } as const;
+type ScopeKind = keyof typeof SCOPES;
+
+interface UsageRow {
+  id: number;
+  at: number;
+  platform: string;
+  key: string;
+  user_id: string | null;
+  model: string;
+  protocol: string;
+  outcome: UsageOutcome;
+  model_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  tools: string;
+  duration_ms: number;
+}
+
+type SpentColumns = Pick<
+  UsageRow,
+  'outcome' | 'model_calls' | 'prompt_tokens' | 'completion_tokens' | 'tools' | 'duration_ms'
+>;
+
+interface TotalsRow extends Omit<UsageTotals, 'group'> {
+  grp: string | number;
+}
+
+interface Filter {
+  since: number;
+  until: number;
+  userId: string | null;
+  key: string | null;
+}
+
+interface Limit {
+  rule: string;
+  retryAt: number;
+}
+
+const scopeOf = (scope: UsageScope): [ScopeKind, string[]] =>
+  scope === 'all' ? ['all', []] : 'userId' in scope ? ['user', [scope.userId]] : ['key', [scope.key]];
+
+const FILTER =
+  'at >= @since AND at < @until AND (@userId IS NULL OR user_id = @userId) AND (@key IS NULL OR key = @key)';
+const SUMS = `COALESCE(SUM(${TAKEN}), 0) AS questions,
+  COALESCE(SUM(outcome = 'refused'), 0) AS refused,
+  COALESCE(SUM(outcome = 'limited'), 0) AS limited,
+  COALESCE(SUM(model_calls), 0) AS modelCalls,
+  COALESCE(SUM(prompt_tokens), 0) AS promptTokens,
+  COALESCE(SUM(completion_tokens), 0) AS completionTokens`;
+// Floored (not truncated) so that times before 1970 land in the right quarter hour too.
+const QUARTER = `at - ((at % ${QUARTER_HOUR_MS}) + ${QUARTER_HOUR_MS}) % ${QUARTER_HOUR_MS}`;
+const GROUPS = { user: 'user_id', key: 'key', day: QUARTER, none: "'all'" } as const;
+
+/**
+ * The usage half of the SQLite store, on the connection `db` (already migrated). `admit` is one IMMEDIATE
+ * transaction: it takes the write lock before counting, so no other connection or process can slip a
+ * question in between the check and the record.
+ */
+export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
+  const scoped = <R>(sql: (where: string) => string) => {
+    const make = (kind: ScopeKind) => db.prepare<unknown[], R>(sql(SCOPES[kind]));
+    return { user: make('user'), key: make('key'), all: make('all') };
+  };
+  const countTaken = scoped<{ n: number }>(
+    (w) => `SELECT COUNT(*) AS n FROM usage WHERE ${w} AND ${TAKEN} AND at > ? AND at <= ?`,
+  );
+  const nthTaken = scoped<{ at: number }>(
+    (w) => `SELECT at FROM usage WHERE ${w} AND ${TAKEN} AND at > ? AND at <= ? ORDER BY at LIMIT 1 OFFSET ?`,
+  );
+  const spent = scoped<{ n: number }>(
+    (w) =>
+      `SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS n FROM usage WHERE ${w} AND at >= ? AND at < ?`,
+  );
+  const insert = db.prepare<[Omit<UsageRow, 'id'>]>(
+    `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
+       completion_tokens, tools, duration_ms)
+     VALUES (@at, @platform, @key, @user_id, @model, @protocol, @outcome, @model_calls, @prompt_tokens,
+       @completion_tokens, @tools, @duration_ms)`,
+  );
+  const finish = db.prepare<[SpentColumns & { id: number }]>(
+    `UPDATE usage SET outcome = @outcome, model_calls = @model_calls, prompt_tokens = @prompt_tokens,
+       completion_tokens = @completion_tokens, tools = @tools, duration_ms = @duration_ms
+     WHERE id = @id AND outcome = 'pending'`,
+  );
+  const selectOutcome = db.prepare<[number], { outcome: UsageOutcome }>(
+    'SELECT outcome FROM usage WHERE id = ?',
+  );
+  const selectRecords = db.prepare<[Filter], UsageRow>(`SELECT * FROM usage WHERE ${FILTER} ORDER BY at, id`);
+  const selectTotals = Object.fromEntries(
+    Object.entries(GROUPS).map(([by, expr]) => [
+      by,
+      db.prepare<[Filter], TotalsRow>(
+        `SELECT ${expr} AS grp, ${SUMS} FROM usage
+          WHERE ${FILTER}${by === 'user' ? ' AND user_id IS NOT NULL' : ''} GROUP BY grp`,
+      ),
+    ]),
+  ) as Record<UsageQuery['by'], Database.Statement<[Filter], TotalsRow>>;
+
+  const rateLimit = (at: number, rule: RateRule): Limit | undefined => {
+    const [kind, params] = scopeOf(rule.scope);
+    const from = at - rule.windowMs;
+    const taken = countTaken[kind].get(...params, from, at)?.n ?? 0;
+    if (taken < rule.limit) return undefined;
+    // One more fits once all but limit - 1 of the counted questions have left the window.
+    const freeing = nthTaken[kind].get(...params, from, at, taken - Math.max(rule.limit, 1))?.at;
+    return { rule: rule.name, retryAt: Math.max(at, (freeing ?? at) + rule.windowMs) };
+  };
+  const budgetLimit = (at: number, rule: BudgetRule): Limit | undefined => {
+    const [kind, params] = scopeOf(rule.scope);
+    const used = spent[kind].get(...params, rule.since, rule.resetsAt)?.n ?? 0;
+    return used < rule.limit ? undefined : { rule: rule.name, retryAt: Math.max(at, rule.resetsAt) };
+  };
+
+  const admit = db.transaction(
+    (start: UsageStart, rules: { rates: readonly RateRule[]; budgets: readonly BudgetRule[] }): Admission => {
+      const limits = [
+        ...rules.rates.map((r) => rateLimit(start.at, r)),
+        ...rules.budgets.map((b) => budgetLimit(start.at, b)),
+      ].filter((l): l is Limit => l !== undefined);
+      const latest = limits.reduce<Limit | undefined>(
+        (a, b) => (a && a.retryAt >= b.retryAt ? a : b),
+        undefined,
+      );
+      const outcome = latest ? 'limited' : 'pending';
+      const id = Number(insert.run(rowOf({ ...start, ...nothingSpent(outcome) })).lastInsertRowid);
+      return latest ? { admitted: false, ...latest, recordId: id } : { admitted: true, id };
+    },
+  );
+
+  return {
+    async admit(start, rules) {
+      try {
+        return admit.immediate(start, rules);
+      } catch (err) {
+        throw fail('check the usage limits', err);
+      }
+    },
+    async complete(id, result) {
+      try {
+        if (finish.run({ id, ...spentOf(result) }).changes === 1) return;
+        const found = selectOutcome.get(id)?.outcome;
+        throw new StorageError(
+          found ? `The usage record ${id} is ${found}, not pending` : `There is no usage record ${id}`,
+        );
+      } catch (err) {
+        throw fail('complete a usage record', err);
+      }
+    },
+    async record(record) {
+      try {
+        insert.run(rowOf(record));
+      } catch (err) {
+        throw fail('store a usage record', err);
+      }
+    },
+    async totals(query) {
+      try {
+        const rows = selectTotals[query.by].all(filterOf(query));
+        const groups = query.by === 'day' ? byDay(rows, query.timeZone ?? 'UTC') : rows.map(totalsOf);
+        if (query.by === 'none' && groups.length === 0) groups.push(totalsOf({ ...nothing, grp: 'all' }));
+        return ordered(groups, query.top);
+      } catch (err) {
+        throw fail('sum up usage', err);
+      }
+    },
+    async records(query) {
+      try {
+        return selectRecords.all(filterOf(query)).map(recordOf);
+      } catch (err) {
+        throw fail('read usage records', err);
+      }
+    },
+  };
+}
+
+const nothing = { questions: 0, refused: 0, limited: 0, modelCalls: 0, promptTokens: 0, completionTokens: 0 };
+
+const nothingSpent = (outcome: UsageOutcome) => ({
+  outcome,
+  modelCalls: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  tools: {},
+  durationMs: 0,
+});
+
+function spentOf(r: Omit<UsageResult, 'outcome'> & { outcome: UsageOutcome }): SpentColumns {
+  return {
+    outcome: r.outcome,
+    model_calls: r.modelCalls,
+    prompt_tokens: r.promptTokens,
+    completion_tokens: r.completionTokens,
+    tools: JSON.stringify(r.tools),
+    duration_ms: r.durationMs,
+  };
+}
+
+function rowOf(r: Omit<StoredUsageRecord, 'id'> | UsageRecord): Omit<UsageRow, 'id'> {
+  return {
+    at: r.at,
+    platform: r.platform,
+    key: r.key,
+    user_id: r.userId,
+    model: r.model,
+    protocol: r.protocol,
+    ...spentOf(r),
+  };
+}
+
+function recordOf(row: UsageRow): StoredUsageRecord {
+  return {
+    id: row.id,
+    at: row.at,
+    platform: row.platform,
+    key: row.key,
+    userId: row.user_id,
+    model: row.model,
+    protocol: row.protocol,
+    outcome: row.outcome,
+    modelCalls: row.model_calls,
+    promptTokens: row.prompt_tokens,
+    completionTokens: row.completion_tokens,
+    tools: JSON.parse(row.tools) as Record<string, number>,
+    durationMs: row.duration_ms,
+  };
+}
+
+const filterOf = (q: Omit<UsageQuery, 'by' | 'top' | 'timeZone'>): Filter => ({
+  since: q.since,
+  until: q.until,
+  userId: q.userId ?? null,
+  key: q.key ?? null,
+});
+
+const totalsOf = ({ grp, ...sums }: TotalsRow): UsageTotals => ({ group: String(grp), ...sums });
+
+/** Merges quarter-hour groups into the calendar days of `timeZone`. */
+function byDay(rows: readonly TotalsRow[], timeZone: string): UsageTotals[] {
+  const day = dayIn(timeZone);
+  const days = new Map<string, UsageTotals>();
+  for (const { grp, ...sums } of rows) {
+    const group = day(Number(grp));
+    const seen = days.get(group) ?? { group, ...nothing };
+    days.set(group, {
+      group,
+      questions: seen.questions + sums.questions,
+      refused: seen.refused + sums.refused,
+      limited: seen.limited + sums.limited,
+      modelCalls: seen.modelCalls + sums.modelCalls,
+      promptTokens: seen.promptTokens + sums.promptTokens,
+      completionTokens: seen.completionTokens + sums.completionTokens,
+    });
+  }
+  return [...days.values()];
+}
+
+const tokensOf = (t: UsageTotals) => t.promptTokens + t.completionTokens;
+const byGroup = (a: UsageTotals, b: UsageTotals) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0);
+
+/** Groups in order of their name; with `top`, the largest (tokens, then questions) first, at most `top`. */
+function ordered(groups: UsageTotals[], top: number | undefined): UsageTotals[] {
+  if (top === undefined) return groups.sort(byGroup);
+  return groups
+    .sort((a, b) => tokensOf(b) - tokensOf(a) || b.questions - a.questions || byGroup(a, b))
+    .slice(0, Math.max(0, top));
+}
