@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   let store: Awaited<ReturnType<typeof createStore>>;
   try {
     store = await createStore(config.DATABASE_URL);
-    core = await createCore({ ...coreOptionsFrom(config), store, logger });
+    core = await createCore({ ...coreOptionsFrom(config), store, usage: store, logger });
   } catch (err) {
     if (err instanceof ThinkthreadError) exitWith(`thinkthread cannot start: ${redact(err.message)}`);
     throw err;

@@ -44,7 +44,7 @@ export async function startTestCore(
     });
     const store = await createStore(config.DATABASE_URL);
     const logger = createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] });
-    const core = await createCore({ ...coreOptionsFrom(config), store, logger }).catch(
+    const core = await createCore({ ...coreOptionsFrom(config), store, usage: store, logger }).catch(
       async (err: unknown) => {
         await store.close();
         throw err;
