@@ -18,8 +18,25 @@ export interface AdapterHarness {
   reset(conversation?: string): Promise<string>;
   /** Runs the platform's memory command in `conversation`; resolves with the report shown. */
   memory(conversation?: string): Promise<string>;
+  /** Runs the platform's usage command in `conversation`; resolves with the report shown. */
+  usage(conversation?: string): Promise<string>;
   close(): Promise<void>;
 }
+
+/** Builds a harness; `env` adds settings (strings, as in .env) to the bot it starts. */
+export type HarnessFactory = (env?: Record<string, string>) => Promise<AdapterHarness>;
+
+/** What differs between platforms in the contract. */
+export interface ContractOptions {
+  /**
+   * Whether the harness's asker can be rate-limited. The terminal chat's user runs the bot, so it is an
+   * admin there and never limited.
+   */
+  limitable: boolean;
+}
+
+/** The ID the terminal harness asks as; the other platforms' askers are never named this. */
+export const CONSOLE_ASKER = 'tester';
 
 /** What the users of a conversation see of one question. */
 export interface VisibleExchange {
@@ -30,7 +47,7 @@ export interface VisibleExchange {
 }
 
 /** The shared behaviour every adapter (terminal, Discord, Slack) must show. */
-export function adapterContract(name: string, createHarness: () => Promise<AdapterHarness>): void {
+export function adapterContract(name: string, createHarness: HarnessFactory, options: ContractOptions): void {
   describe(`adapter contract: ${name}`, () => {
     let h: AdapterHarness;
     beforeEach(async () => {
@@ -99,6 +116,48 @@ export function adapterContract(name: string, createHarness: () => Promise<Adapt
       expect(await h.memory('a')).toMatch(/Turns kept verbatim: 0/);
       await h.ask('what number?', 'a');
       expect(JSON.stringify(h.model.requests[1]!.body.messages)).not.toContain('42');
+    });
+  });
+
+  describe(`adapter contract: ${name}: who may ask, and what it costs`, () => {
+    let g: AdapterHarness | undefined;
+    afterEach(async () => {
+      await g?.close();
+      g = undefined;
+    });
+
+    it('refuses an asker the access lists leave out with one short reply; the model never hears of it', async () => {
+      // Discord and Slack askers are not on ALLOW_USERS; the terminal's user (an admin) is blocked by name.
+      g = await createHarness({ ALLOW_USERS: 'U0SOMEONEELSE', BLOCK_USERS: CONSOLE_ASKER });
+      g.model.script({ content: 'This must never be asked for.' });
+      const seen = await g.ask('may I ask something?');
+      expect(seen.answer).toContain(WORDING.refused);
+      expect(seen.answer.length).toBeLessThan(120);
+      expect(seen.steps).toBe('');
+      expect(g.model.requests).toHaveLength(0);
+      expect(await g.memory()).toMatch(/Turns kept verbatim: 0/);
+    });
+
+    if (options.limitable) {
+      it('over the rate limit, says when the next question will be taken; no model call', async () => {
+        g = await createHarness({ RATE_LIMIT_USER: '1/hour' });
+        g.model.script({ content: 'First and only.' }, { content: 'Must never be asked for.' });
+        expect((await g.ask('first question')).answer).toContain('First and only.');
+        const limited = await g.ask('second question');
+        expect(limited.answer).toMatch(
+          /limit of 1 question per hour; your next question will be taken at (\w{3} \d+ \w{3}, )?\d\d:\d\d/,
+        );
+        expect(g.model.requests).toHaveLength(1);
+      });
+    }
+
+    it('shows the asker’s and the channel’s usage with /usage', async () => {
+      g = await createHarness();
+      g.model.script({ content: 'Counted.', usage: { prompt_tokens: 120, completion_tokens: 30 } });
+      await g.ask('count me');
+      const report = await g.usage();
+      expect(report).toMatch(/You today: 1 question, 150 tokens/);
+      expect(report).toMatch(/This channel this month: 1 question, 150 tokens/);
     });
   });
 }

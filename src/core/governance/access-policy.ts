@@ -11,11 +11,9 @@ export interface AccessPolicy {
   ADMIN_USERS: readonly string[];
 }
 
-/** Whether an asker may ask, and whether they are an admin (never limited, may use admin commands). */
+/** Whether an asker may ask; `rule` names the setting that refused them, for the log. */
 export interface AccessDecision {
   allowed: boolean;
-  admin: boolean;
-  /** Which rule refused them, for the log. */
   rule?: string;
 }
 
@@ -31,14 +29,14 @@ export async function isAdmin(policy: AccessPolicy, asker: Asker): Promise<boole
 
 /**
  * Applies the access lists: a block always wins; in a DM only ALLOW_DMS counts of the channel rules; an
- * empty allow list lets everyone in; ALLOW_USERS and ALLOW_ROLES each suffice; admins pass the user lists.
+ * empty allow list lets everyone in; ALLOW_USERS and ALLOW_ROLES each suffice; admins pass the user lists
+ * and ALLOW_DMS. Admin rights are looked up only when a rule depends on them.
  */
 export async function decideAccess(policy: AccessPolicy, asker: Asker): Promise<AccessDecision> {
-  const admin = await isAdmin(policy, asker);
-  const refuse = (rule: string): AccessDecision => ({ allowed: false, admin, rule });
+  const refuse = (rule: string): AccessDecision => ({ allowed: false, rule });
   if (policy.BLOCK_USERS.includes(asker.userId)) return refuse('BLOCK_USERS');
   if (asker.dm) {
-    if (!policy.ALLOW_DMS && !admin) return refuse('ALLOW_DMS');
+    if (!policy.ALLOW_DMS && !(await isAdmin(policy, asker))) return refuse('ALLOW_DMS');
   } else {
     const channel = asker.channelId ?? '';
     if (policy.BLOCK_CHANNELS.includes(channel)) return refuse('BLOCK_CHANNELS');
@@ -46,11 +44,9 @@ export async function decideAccess(policy: AccessPolicy, asker: Asker): Promise<
       return refuse('ALLOW_CHANNELS');
     }
   }
-  const userListed = policy.ALLOW_USERS.length > 0 || policy.ALLOW_ROLES.length > 0;
-  if (userListed && !admin) {
-    const byUser = policy.ALLOW_USERS.includes(asker.userId);
-    const byRole = (asker.roles ?? []).some((role) => policy.ALLOW_ROLES.includes(role));
-    if (!byUser && !byRole) return refuse(policy.ALLOW_USERS.length > 0 ? 'ALLOW_USERS' : 'ALLOW_ROLES');
-  }
-  return { allowed: true, admin };
+  if (policy.ALLOW_USERS.length === 0 && policy.ALLOW_ROLES.length === 0) return { allowed: true };
+  if (policy.ALLOW_USERS.includes(asker.userId)) return { allowed: true };
+  if ((asker.roles ?? []).some((role) => policy.ALLOW_ROLES.includes(role))) return { allowed: true };
+  if (await isAdmin(policy, asker)) return { allowed: true };
+  return refuse(policy.ALLOW_USERS.length > 0 ? 'ALLOW_USERS' : 'ALLOW_ROLES');
 }

@@ -1,10 +1,17 @@
 import type { webApi } from '@slack/bolt';
 import type { Asker } from '../../core/governance/asker.js';
-import type { UserDirectory } from './user-names.js';
+import type { SlackUser, UserDirectory } from './user-names.js';
+
+/** A Slack asker and the one `users.info` lookup behind both their display name and their admin rights. */
+export interface SlackAsker {
+  asker: Asker;
+  /** The lookup, started on first use and shared. */
+  user(): Promise<SlackUser>;
+}
 
 /**
  * A Slack asker: thread replies count as their channel (a thread lives in one), DM channels start with `D`,
- * and admin rights come from `users.info` (looked up only when a rule needs them).
+ * and admin rights come from `users.info`, looked up only when a rule needs them.
  */
 export function slackAsker(
   users: UserDirectory,
@@ -12,17 +19,23 @@ export function slackAsker(
   userId: string,
   channel: string,
   channelType?: string,
-): Asker {
+): SlackAsker {
   const dm = channelType === 'im' || channel.startsWith('D');
-  let admin: Promise<boolean> | undefined;
+  let lookup: Promise<SlackUser> | undefined;
+  const user = () => {
+    lookup ??= users(client, userId);
+    return lookup;
+  };
   return {
-    platform: 'slack',
-    userId,
-    channelId: dm ? undefined : channel,
-    dm,
-    get platformAdmin() {
-      admin ??= users(client, userId).then((user) => user.admin);
-      return admin;
+    user,
+    asker: {
+      platform: 'slack',
+      userId,
+      channelId: dm ? undefined : channel,
+      dm,
+      get platformAdmin() {
+        return user().then((u) => u.admin);
+      },
     },
   };
 }

@@ -43,7 +43,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
     const key = conversationKey(team, command.channel_id);
     const asker = slackAsker(deps.users, client, command.user_id, command.channel_id);
     work.run('a Slack /ask', async (signal) => {
-      const access = await assistant.access(asker, key);
+      const access = await assistant.access(asker.asker, key);
       if (!access.allowed) {
         await ephemeral(respond, access.message);
         return;
@@ -102,7 +102,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
     const asker = slackAsker(deps.users, client, command.user_id, command.channel_id);
     work.run('a Slack /usage', async () => {
       try {
-        const report = formatUsageReport(await assistant.usage(asker, key));
+        const report = formatUsageReport(await assistant.usage(asker.asker, key));
         await ephemeral(respond, `*Usage*\n${plainToMrkdwn(report)}`);
       } catch (err) {
         logger.error({ key, err }, 'usage report failed');

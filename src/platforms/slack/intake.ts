@@ -84,7 +84,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     const asker = slackAsker(deps.users, client, user, message.channel, message.channel_type);
     work.run('a Slack question', async (signal) => {
       // Checked before anything is posted, so a refusal is one private line and nothing else.
-      const access = await deps.assistant.access(asker, key);
+      const access = await deps.assistant.access(asker.asker, key);
       if (!access.allowed) {
         await whisper(access.message);
         return;

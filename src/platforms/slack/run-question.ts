@@ -1,8 +1,8 @@
 import type { webApi } from '@slack/bolt';
 import type { Assistant } from '../../core/assistant.js';
-import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
 import { askAndRender } from '../shared/run-renderer.js';
+import type { SlackAsker } from './asker.js';
 import type { SlackPlace } from './live-message.js';
 import { type AnswerLayout, createSlackRenderer } from './render.js';
 import type { UserDirectory } from './user-names.js';
@@ -16,8 +16,8 @@ export interface Question {
   layout: AnswerLayout;
   /** Mrkdwn shown above the answer (for `/ask`, whose command text nobody else sees). */
   context?: string | undefined;
-  /** Who asks, for access lists, limits and usage records. */
-  asker: Asker;
+  /** Who asks, for access lists, limits and usage records, and their looked-up name. */
+  asker: SlackAsker;
 }
 
 /** What running a question needs. */
@@ -49,10 +49,10 @@ export async function runQuestion(
     context: question.context,
   });
   // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
-  const author = deps.users(client, question.userId).then((user) => user.name);
+  const author = question.asker.user().then((user) => user.name);
   await askAndRender({
     assistant: deps.assistant,
-    request: { key: question.key, author, text: question.text, asker: question.asker },
+    request: { key: question.key, author, text: question.text, asker: question.asker.asker },
     renderer,
     signal: shutdown,
     abortedBy: 'shutdown',

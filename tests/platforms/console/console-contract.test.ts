@@ -1,13 +1,13 @@
 import { PassThrough } from 'node:stream';
 import { createLogger } from '../../../src/core/logger.js';
 import { type ConsoleChat, createConsoleChat } from '../../../src/platforms/console/console-chat.js';
-import { type AdapterHarness, adapterContract } from '../../contract/adapter-contract.js';
+import { type AdapterHarness, adapterContract, CONSOLE_ASKER } from '../../contract/adapter-contract.js';
 import { startTestCore } from '../../helpers/test-core.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 /** Drives the real terminal chat through in-memory stdin/stdout streams, one chat per conversation. */
-async function consoleHarness(): Promise<AdapterHarness> {
-  const test = await startTestCore();
+async function consoleHarness(env: Record<string, string> = {}): Promise<AdapterHarness> {
+  const test = await startTestCore(env);
   const chats = new Map<string, { chat: ConsoleChat; input: PassThrough; output: () => string }>();
 
   const chatFor = async (conversation: string) => {
@@ -24,7 +24,7 @@ async function consoleHarness(): Promise<AdapterHarness> {
         input,
         output,
         tty: false,
-        author: 'tester',
+        author: CONSOLE_ASKER,
         logger: createLogger({ level: 'silent', secrets: [] }),
         key: `console:${conversation}`,
       });
@@ -63,6 +63,8 @@ async function consoleHarness(): Promise<AdapterHarness> {
     },
     reset: (conversation = 'a') => send(conversation, '/reset', /cleared\.\n/),
     memory: (conversation = 'a') => send(conversation, '/memory', /^Summary: .*\n/m),
+    // The terminal's user is an admin, so the report ends with the top lists; it is written in one piece.
+    usage: (conversation = 'a') => send(conversation, '/usage', /^Top channels this month.*\n/m),
     async close() {
       for (const { chat, input } of chats.values()) {
         input.end();
@@ -73,4 +75,4 @@ async function consoleHarness(): Promise<AdapterHarness> {
   };
 }
 
-adapterContract('console', consoleHarness);
+adapterContract('console', consoleHarness, { limitable: false });

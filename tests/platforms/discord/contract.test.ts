@@ -1,4 +1,4 @@
 import { adapterContract } from '../../contract/adapter-contract.js';
 import { discordContractHarness } from './harness.js';
 
-adapterContract('discord', discordContractHarness);
+adapterContract('discord', discordContractHarness, { limitable: true });

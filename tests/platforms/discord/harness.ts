@@ -108,8 +108,8 @@ export async function startDiscordBed(
 }
 
 /** The adapter contract's view of Discord: conversation names map to text channels. */
-export async function discordContractHarness(): Promise<AdapterHarness> {
-  const bed = await startDiscordBed();
+export async function discordContractHarness(env: Record<string, string> = {}): Promise<AdapterHarness> {
+  const bed = await startDiscordBed(env);
   const channels = new Map<string, string>([['a', bed.discord.channelId]]);
   const channelOf = (conversation = 'a') => {
     if (!channels.has(conversation)) channels.set(conversation, bed.discord.addChannel(conversation));
@@ -130,6 +130,7 @@ export async function discordContractHarness(): Promise<AdapterHarness> {
     },
     reset: (conversation) => ephemeral('reset', conversation),
     memory: (conversation) => ephemeral('memory', conversation),
+    usage: (conversation) => ephemeral('usage', conversation),
     close: () => bed.close(),
   };
 }

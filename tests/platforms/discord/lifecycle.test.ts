@@ -13,11 +13,16 @@ describe('Discord: start and stop', () => {
     bed = undefined;
   });
 
-  it('registers /ask, /reset and /memory globally at startup', async () => {
+  it('registers /ask, /reset, /memory and /usage globally at startup', async () => {
     bed = await startDiscordBed();
     const put = bed.discord.calls.find((c) => c.method === 'PUT');
     expect(put?.path).toBe(`/applications/${bed.discord.applicationId}/commands`);
-    expect(put?.body.map((c: { name: string }) => c.name).sort()).toEqual(['ask', 'memory', 'reset']);
+    expect(put?.body.map((c: { name: string }) => c.name).sort()).toEqual([
+      'ask',
+      'memory',
+      'reset',
+      'usage',
+    ]);
     const ask = put?.body.find((c: { name: string }) => c.name === 'ask');
     expect(ask.options[0]).toMatchObject({ name: 'question', type: 3, required: true });
   });
