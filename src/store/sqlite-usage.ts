@@ -4,17 +4,23 @@ import type {
   Admission,
   BudgetRule,
   RateRule,
-  StoredUsageRecord,
   UsageOutcome,
   UsageQuery,
-  UsageRecord,
-  UsageResult,
   UsageScope,
   UsageStart,
   UsageStore,
   UsageTotals,
 } from '../core/ports/usage-store.js';
-import { dayIn, QUARTER_HOUR_MS } from './usage-days.js';
+import {
+  nothingSpent,
+  recordOf,
+  rowOf,
+  type SpentColumns,
+  spentOf,
+  type UsageRow,
+} from './sqlite-usage-rows.js';
+import { QUARTER_HOUR_MS } from './usage-days.js';
+import { mergeByDay, NO_USAGE, orderTotals } from './usage-totals.js';
 
 /** Wraps whatever a statement threw into a StorageError saying what could not be done. */
 export type FailWith = (what: string, err: unknown) => StorageError;
@@ -22,27 +28,6 @@ export type FailWith = (what: string, err: unknown) => StorageError;
 const TAKEN = "outcome IN ('pending', 'answered', 'failed', 'cancelled')";
 const SCOPES = { user: 'user_id = ?', key: 'key = ?', all: '1 = 1' } as const;
 type ScopeKind = keyof typeof SCOPES;
-
-interface UsageRow {
-  id: number;
-  at: number;
-  platform: string;
-  key: string;
-  user_id: string | null;
-  model: string;
-  protocol: string;
-  outcome: UsageOutcome;
-  model_calls: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  tools: string;
-  duration_ms: number;
-}
-
-type SpentColumns = Pick<
-  UsageRow,
-  'outcome' | 'model_calls' | 'prompt_tokens' | 'completion_tokens' | 'tools' | 'duration_ms'
->;
 
 interface TotalsRow extends Omit<UsageTotals, 'group'> {
   grp: string | number;
@@ -179,10 +164,10 @@ export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
     },
     async totals(query) {
       try {
-        const rows = selectTotals[query.by].all(filterOf(query));
-        const groups = query.by === 'day' ? byDay(rows, query.timeZone ?? 'UTC') : rows.map(totalsOf);
-        if (query.by === 'none' && groups.length === 0) groups.push(totalsOf({ ...nothing, grp: 'all' }));
-        return ordered(groups, query.top);
+        const rows = selectTotals[query.by].all(filterOf(query)).map(totalsOf);
+        const groups = query.by === 'day' ? mergeByDay(rows, query.timeZone ?? 'UTC') : rows;
+        if (query.by === 'none' && groups.length === 0) groups.push({ group: 'all', ...NO_USAGE });
+        return orderTotals(groups, query.top);
       } catch (err) {
         throw fail('sum up usage', err);
       }
@@ -197,58 +182,6 @@ export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
   };
 }
 
-const nothing = { questions: 0, refused: 0, limited: 0, modelCalls: 0, promptTokens: 0, completionTokens: 0 };
-
-const nothingSpent = (outcome: UsageOutcome) => ({
-  outcome,
-  modelCalls: 0,
-  promptTokens: 0,
-  completionTokens: 0,
-  tools: {},
-  durationMs: 0,
-});
-
-function spentOf(r: Omit<UsageResult, 'outcome'> & { outcome: UsageOutcome }): SpentColumns {
-  return {
-    outcome: r.outcome,
-    model_calls: r.modelCalls,
-    prompt_tokens: r.promptTokens,
-    completion_tokens: r.completionTokens,
-    tools: JSON.stringify(r.tools),
-    duration_ms: r.durationMs,
-  };
-}
-
-function rowOf(r: Omit<StoredUsageRecord, 'id'> | UsageRecord): Omit<UsageRow, 'id'> {
-  return {
-    at: r.at,
-    platform: r.platform,
-    key: r.key,
-    user_id: r.userId,
-    model: r.model,
-    protocol: r.protocol,
-    ...spentOf(r),
-  };
-}
-
-function recordOf(row: UsageRow): StoredUsageRecord {
-  return {
-    id: row.id,
-    at: row.at,
-    platform: row.platform,
-    key: row.key,
-    userId: row.user_id,
-    model: row.model,
-    protocol: row.protocol,
-    outcome: row.outcome,
-    modelCalls: row.model_calls,
-    promptTokens: row.prompt_tokens,
-    completionTokens: row.completion_tokens,
-    tools: JSON.parse(row.tools) as Record<string, number>,
-    durationMs: row.duration_ms,
-  };
-}
-
 const filterOf = (q: Omit<UsageQuery, 'by' | 'top' | 'timeZone'>): Filter => ({
   since: q.since,
   until: q.until,
@@ -257,34 +190,3 @@ const filterOf = (q: Omit<UsageQuery, 'by' | 'top' | 'timeZone'>): Filter => ({
 });
 
 const totalsOf = ({ grp, ...sums }: TotalsRow): UsageTotals => ({ group: String(grp), ...sums });
-
-/** Merges quarter-hour groups into the calendar days of `timeZone`. */
-function byDay(rows: readonly TotalsRow[], timeZone: string): UsageTotals[] {
-  const day = dayIn(timeZone);
-  const days = new Map<string, UsageTotals>();
-  for (const { grp, ...sums } of rows) {
-    const group = day(Number(grp));
-    const seen = days.get(group) ?? { group, ...nothing };
-    days.set(group, {
-      group,
-      questions: seen.questions + sums.questions,
-      refused: seen.refused + sums.refused,
-      limited: seen.limited + sums.limited,
-      modelCalls: seen.modelCalls + sums.modelCalls,
-      promptTokens: seen.promptTokens + sums.promptTokens,
-      completionTokens: seen.completionTokens + sums.completionTokens,
-    });
-  }
-  return [...days.values()];
-}
-
-const tokensOf = (t: UsageTotals) => t.promptTokens + t.completionTokens;
-const byGroup = (a: UsageTotals, b: UsageTotals) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0);
-
-/** Groups in order of their name; with `top`, the largest (tokens, then questions) first, at most `top`. */
-function ordered(groups: UsageTotals[], top: number | undefined): UsageTotals[] {
-  if (top === undefined) return groups.sort(byGroup);
-  return groups
-    .sort((a, b) => tokensOf(b) - tokensOf(a) || b.questions - a.questions || byGroup(a, b))
-    .slice(0, Math.max(0, top));
-}

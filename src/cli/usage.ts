@@ -1,0 +1,132 @@
+import { existsSync } from 'node:fs';
+import dotenv from 'dotenv';
+import { z } from 'zod';
+import { ConfigError, ThinkthreadError } from '../core/errors.js';
+import type { Store } from '../core/ports/store.js';
+import type { UsageGrouping } from '../core/ports/usage-store.js';
+import { createStore, sqlitePathOf } from '../store/create-store.js';
+import { SQLITE_MEMORY_PATH } from '../store/sqlite-store.js';
+import { dayIn } from '../store/usage-days.js';
+import { nextDay, startOfDay } from './calendar.js';
+import { parseUsageArgs, USAGE_SYNOPSIS, UsageArgsError } from './usage-args.js';
+import { type Prices, remainder, reportOrder, usageCsv, usageTable } from './usage-report.js';
+
+// Only what the report needs: the bot's own parseConfig insists on a model, which a report does not use.
+const PRICE = 'must be a number of US dollars per million tokens, 0 or more';
+const price = z.coerce.number({ error: PRICE }).min(0, PRICE).optional();
+const settingsSchema = z.object({
+  DATABASE_URL: z.string().default('sqlite:./data/thinkthread.db'),
+  DEFAULT_TIMEZONE: z.string().optional(),
+  LLM_PRICE_INPUT_PER_MTOK: price,
+  LLM_PRICE_OUTPUT_PER_MTOK: price,
+});
+type Settings = z.output<typeof settingsSchema>;
+
+const GROUPING = { user: 'user', channel: 'key', day: 'day' } as const satisfies Record<
+  string,
+  UsageGrouping
+>;
+
+/** `npm run usage`: prints what the bot spent in a period, from the store DATABASE_URL names. */
+async function main(argv: readonly string[]): Promise<void> {
+  let args: ReturnType<typeof parseUsageArgs>;
+  try {
+    args = parseUsageArgs(argv);
+  } catch (err) {
+    if (err instanceof UsageArgsError) exit(2, `thinkthread usage: ${err.message}. ${USAGE_SYNOPSIS}`);
+    throw err;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE_SYNOPSIS}\n`);
+    return;
+  }
+  dotenv.config({ quiet: true });
+  const settings = readSettings(process.env);
+  const timeZone = settings.DEFAULT_TIMEZONE ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const today = dayIn(timeZone)(Date.now());
+  const untilDay = args.until ?? today;
+  const sinceDay = args.since ?? `${untilDay.slice(0, 8)}01`;
+  if (sinceDay > untilDay)
+    exit(2, `thinkthread usage: --since ${sinceDay} is after ${untilDay}. ${USAGE_SYNOPSIS}`);
+  const period = { since: startOfDay(sinceDay, timeZone), until: startOfDay(nextDay(untilDay), timeZone) };
+
+  const store = await openStore(settings.DATABASE_URL);
+  try {
+    const groups = await store.totals({ ...period, by: GROUPING[args.by], timeZone });
+    const [total] = await store.totals({ ...period, by: 'none' });
+    // Memory summaries belong to no user: a row of their own keeps the table adding up to the total.
+    const summaries = args.by === 'user' ? remainder(total!, groups, '(memory summaries)') : undefined;
+    const report = {
+      groupTitle: args.by,
+      groups: [...reportOrder(groups, args.by === 'day'), ...(summaries ? [summaries] : [])],
+      total: total!,
+      prices: pricesOf(settings),
+    };
+    if (args.csv) process.stdout.write(usageCsv(report));
+    else {
+      process.stdout.write(`Usage from ${sinceDay} to ${untilDay} (${timeZone}), by ${args.by}\n\n`);
+      process.stdout.write(`${usageTable(report)}\n`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+function readSettings(env: NodeJS.ProcessEnv): Settings {
+  const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const parsed = settingsSchema.safeParse(set);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    exit(1, `thinkthread usage: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const zone = parsed.data.DEFAULT_TIMEZONE?.trim();
+  if (zone) {
+    try {
+      dayIn(zone);
+    } catch {
+      exit(1, `thinkthread usage: DEFAULT_TIMEZONE: unknown time zone "${zone}"`);
+    }
+  }
+  return { ...parsed.data, DEFAULT_TIMEZONE: zone || undefined };
+}
+
+function pricesOf(settings: Settings): Prices | undefined {
+  const input = settings.LLM_PRICE_INPUT_PER_MTOK;
+  const output = settings.LLM_PRICE_OUTPUT_PER_MTOK;
+  if (input === undefined && output === undefined) return undefined;
+  return { inputPerMTok: input ?? 0, outputPerMTok: output ?? 0 };
+}
+
+/** Opens the store, refusing to create a SQLite file that is not there (a report only reads). */
+async function openStore(databaseUrl: string): Promise<Store> {
+  try {
+    if (/^\s*sqlite:/i.test(databaseUrl)) {
+      const path = sqlitePathOf(databaseUrl);
+      if (path !== SQLITE_MEMORY_PATH && !existsSync(path)) {
+        exit(1, `thinkthread usage: there is no database at ${path} (DATABASE_URL)`);
+      }
+    }
+    return await createStore(databaseUrl);
+  } catch (err) {
+    const message = err instanceof ConfigError ? err.problems.join('; ') : messageOf(err);
+    exit(1, `thinkthread usage: ${message}`);
+  }
+}
+
+function messageOf(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+}
+
+function exit(code: number, line: string): never {
+  process.stderr.write(`${line}\n`);
+  process.exit(code);
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (err) {
+  exit(
+    1,
+    `thinkthread usage: ${err instanceof ThinkthreadError ? messageOf(err) : `failed: ${messageOf(err)}`}`,
+  );
+}

@@ -1,0 +1,46 @@
+import type { UsageTotals } from '../core/ports/usage-store.js';
+import { dayIn } from './usage-days.js';
+
+/** The totals of no records at all. */
+export const NO_USAGE: Omit<UsageTotals, 'group'> = {
+  questions: 0,
+  refused: 0,
+  limited: 0,
+  modelCalls: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+};
+
+/**
+ * Merges groups named by a time (ms since the epoch, e.g. the start of a quarter hour none of whose
+ * records straddle a local midnight) into groups named by that time's calendar day in `timeZone`.
+ */
+export function mergeByDay(groups: readonly UsageTotals[], timeZone: string): UsageTotals[] {
+  const dayOf = dayIn(timeZone);
+  const days = new Map<string, UsageTotals>();
+  for (const g of groups) {
+    const group = dayOf(Number(g.group));
+    const seen = days.get(group) ?? { group, ...NO_USAGE };
+    days.set(group, {
+      group,
+      questions: seen.questions + g.questions,
+      refused: seen.refused + g.refused,
+      limited: seen.limited + g.limited,
+      modelCalls: seen.modelCalls + g.modelCalls,
+      promptTokens: seen.promptTokens + g.promptTokens,
+      completionTokens: seen.completionTokens + g.completionTokens,
+    });
+  }
+  return [...days.values()];
+}
+
+const tokensOf = (t: UsageTotals) => t.promptTokens + t.completionTokens;
+const byGroup = (a: UsageTotals, b: UsageTotals) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0);
+
+/** Groups in order of their name; with `top`, the largest (tokens, then questions) first, at most `top`. */
+export function orderTotals(groups: UsageTotals[], top: number | undefined): UsageTotals[] {
+  if (top === undefined) return groups.sort(byGroup);
+  return groups
+    .sort((a, b) => tokensOf(b) - tokensOf(a) || b.questions - a.questions || byGroup(a, b))
+    .slice(0, Math.max(0, top));
+}

@@ -1,0 +1,246 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UsageRecord } from '../../src/core/ports/usage-store.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run usage` the way npm does (tsx on src/cli/usage.ts) in `cwd`, with only `env` plus PATH/HOME. */
+function usage(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
+  const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/cli/usage.ts'), ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString('utf8');
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString('utf8');
+  });
+  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+}
+
+const record = (iso: string, over: Partial<UsageRecord> = {}): UsageRecord => ({
+  at: Date.parse(iso),
+  platform: 'discord',
+  key: 'discord:g1:c1',
+  userId: '1001',
+  model: 'gpt-4o-mini',
+  protocol: 'tools',
+  outcome: 'answered',
+  modelCalls: 2,
+  promptTokens: 1000,
+  completionTokens: 200,
+  tools: {},
+  durationMs: 900,
+  ...over,
+});
+
+const BERLIN = { DEFAULT_TIMEZONE: 'Europe/Berlin' };
+const SYNOPSIS =
+  'usage: npm run usage -- [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by user|channel|day] [--csv]';
+
+// Each run starts a tsx process: a few seconds on a loaded machine.
+describe('npm run usage', { timeout: 60_000 }, () => {
+  let dir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'thinkthread-usage-cli-'));
+    env = { DATABASE_URL: `sqlite:${join(dir, 'data', 'bot.db')}` };
+    const store = openSqliteStore(join(dir, 'data', 'bot.db'));
+    // March 2026 in Berlin, which switches to summer time on the 29th; the records are at local 00:30 on
+    // the 28th, 23:30 on the 28th, 00:30 on the 29th, 23:30 on the 29th and 00:30 on the 30th.
+    await store.record(
+      record('2026-03-27T23:30:00Z', { promptTokens: 5000, completionTokens: 1000, modelCalls: 3 }),
+    );
+    await store.record(
+      record('2026-03-28T22:30:00Z', { userId: 'U02', key: 'slack:T1:C9', platform: 'slack' }),
+    );
+    await store.record(
+      record('2026-03-28T23:30:00Z', {
+        userId: null,
+        outcome: 'summary',
+        promptTokens: 300,
+        completionTokens: 60,
+        modelCalls: 1,
+      }),
+    );
+    await store.record(
+      record('2026-03-29T21:30:00Z', {
+        userId: 'U02',
+        key: 'slack:T1:C9',
+        platform: 'slack',
+        outcome: 'refused',
+        modelCalls: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+      }),
+    );
+    await store.record(
+      record('2026-03-29T22:30:00Z', {
+        key: 'weird,"key"',
+        outcome: 'limited',
+        modelCalls: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+      }),
+    );
+    // Outside the period the tests ask for, and "now", for the default period.
+    await store.record(record('2026-03-26T22:30:00Z', { promptTokens: 99_999 }));
+    await store.record(
+      record(new Date().toISOString(), {
+        userId: 'NOW',
+        promptTokens: 7,
+        completionTokens: 3,
+        modelCalls: 1,
+      }),
+    );
+    await store.close();
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const march = ['--since', '2026-03-28', '--until', '2026-03-30'];
+
+  it('prints a table by user, largest first, summaries on their own row, with cost and a total', async () => {
+    // The database is named in .env, as for the bot.
+    writeFileSync(join(dir, '.env'), `DATABASE_URL=${env.DATABASE_URL}\nDEFAULT_TIMEZONE=Europe/Berlin\n`);
+    try {
+      const run = await usage(
+        march,
+        { LLM_PRICE_INPUT_PER_MTOK: '2.5', LLM_PRICE_OUTPUT_PER_MTOK: '10' },
+        dir,
+      );
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toBe(
+        [
+          'Usage from 2026-03-28 to 2026-03-30 (Europe/Berlin), by user',
+          '',
+          'user                questions  refused  limited  model calls  prompt tokens  completion tokens  total tokens  est. cost (USD)',
+          '------------------  ---------  -------  -------  -----------  -------------  -----------------  ------------  ---------------',
+          '1001                        1        0        1            3          5,000              1,000         6,000            $0.02',
+          'U02                         1        1        0            2          1,000                200         1,200            $0.00',
+          '(memory summaries)          0        0        0            1            300                 60           360            $0.00',
+          '------------------  ---------  -------  -------  -----------  -------------  -----------------  ------------  ---------------',
+          'total                       2        1        1            6          6,300              1,260         7,560            $0.03',
+          '',
+        ].join('\n'),
+      );
+    } finally {
+      rmSync(join(dir, '.env'));
+    }
+  });
+
+  it('prints CSV by channel, quoting the fields that need it, without a cost column when no price is set', async () => {
+    const run = await usage([...march, '--by', 'channel', '--csv'], { ...env, ...BERLIN }, dir);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toBe(
+      [
+        'channel,questions,refused,limited,model_calls,prompt_tokens,completion_tokens,total_tokens',
+        'discord:g1:c1,1,0,0,4,5300,1060,6360',
+        'slack:T1:C9,1,1,0,2,1000,200,1200',
+        '"weird,""key""",0,0,1,0,0,0,0',
+        'total,2,1,1,6,6300,1260,7560',
+        '',
+      ].join('\r\n'),
+    );
+  });
+
+  it('groups by local day across the DST change, --until inclusive', async () => {
+    const run = await usage(
+      ['--since', '2026-03-28', '--until', '2026-03-29', '--by', 'day', '--csv'],
+      { ...env, ...BERLIN },
+      dir,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\r\n').map((line) => line.split(',').slice(0, 4).join(','))).toEqual([
+      'day,questions,refused,limited',
+      '2026-03-28,2,0,0',
+      '2026-03-29,0,1,0',
+      'total,2,1,0',
+      '',
+    ]);
+    // Without DEFAULT_TIMEZONE, days are the system's.
+    const utc = await usage(
+      ['--since', '2026-03-28', '--until', '2026-03-29', '--by', 'day', '--csv'],
+      { ...env, TZ: 'UTC' },
+      dir,
+    );
+    expect(utc.stdout.split('\r\n').map((line) => line.split(',').slice(0, 4).join(','))).toEqual([
+      'day,questions,refused,limited',
+      '2026-03-28,1,0,0',
+      '2026-03-29,0,1,1',
+      'total,1,1,1',
+      '',
+    ]);
+  });
+
+  it('covers this month so far by default, and prints a zero total for an empty period', async () => {
+    const [current, empty] = await Promise.all([
+      usage(['--csv'], { ...env, ...BERLIN }, dir),
+      usage(['--since', '2020-01-01', '--until', '2020-01-31'], { ...env, ...BERLIN }, dir),
+    ]);
+    expect(current.stdout).toMatch(/\r\nNOW,1,0,0,1,7,3,10\r\ntotal,1,0,0,1,7,3,10\r\n$/);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toMatch(/^Usage from 2020-01-01 to 2020-01-31 \(Europe\/Berlin\), by user\n\nuser /);
+    expect(empty.stdout.trimEnd().split('\n').slice(-2)[0]).toMatch(/^-----/);
+    expect(empty.stdout.trimEnd().split('\n').at(-1)).toMatch(/^total\s+0\s+0\s+0\s+0\s+0\s+0\s+0$/);
+  });
+
+  it('answers bad arguments with one line of usage on stderr and exit code 2', async () => {
+    const runs = await Promise.all([
+      usage(['--by', 'model'], env, dir),
+      usage(['--since', '2026-02-30'], env, dir),
+      usage(['--until'], env, dir),
+      usage(['--since', '2026-03-02', '--until', '2026-03-01'], env, dir),
+      usage(['extra'], env, dir),
+    ]);
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^thinkthread usage: [^\n]+\n$/);
+      expect(run.stderr).toContain(SYNOPSIS);
+    }
+    expect(runs[0]!.stderr).toContain('--by must be user, channel or day (got "model")');
+  });
+
+  it('says in one line, with exit code 1, when the store is missing, unsupported or settings are wrong', async () => {
+    const missing = join(dir, 'nowhere', 'none.db');
+    const runs = await Promise.all([
+      usage([], { DATABASE_URL: `sqlite:${missing}` }, dir),
+      usage([], { DATABASE_URL: 'postgres://bot:s3cret@db.internal/thinkthread' }, dir),
+      usage([], { DATABASE_URL: `sqlite:${dir}` }, dir),
+      usage([], { ...env, DEFAULT_TIMEZONE: 'Mars/Olympus' }, dir),
+      usage([], { ...env, LLM_PRICE_OUTPUT_PER_MTOK: 'cheap' }, dir),
+    ]);
+    for (const run of runs) {
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^thinkthread usage: [^\n]+\n$/);
+      expect(run.stderr).not.toContain('    at ');
+    }
+    expect(runs[0]!.stderr).toContain(`there is no database at ${missing}`);
+    expect(existsSync(missing)).toBe(false);
+    expect(runs[1]!.stderr).toContain('"postgres:" is not supported yet');
+    expect(runs[1]!.stderr).not.toContain('s3cret');
+    expect(runs[2]!.stderr).toContain('Cannot open the database');
+    expect(runs[3]!.stderr).toContain('DEFAULT_TIMEZONE: unknown time zone "Mars/Olympus"');
+    expect(runs[4]!.stderr).toContain('LLM_PRICE_OUTPUT_PER_MTOK: must be a number');
+  });
+});
