@@ -78,7 +78,7 @@ const EMPTY: Omit<UsageTotals, 'group'> = {
 /** Creates the governor. */
 export function createGovernor(deps: GovernorDeps): Governor {
   const { settings, usage, logger } = deps;
-  const now = deps.now ?? Date.now;
+  const now = deps.now ?? (() => Date.now());
   const zone = settings.timeZone;
   const start = (asker: Asker | null, key: string, at: number) => ({
     at,
