@@ -51,6 +51,35 @@ describe('configuration', () => {
     expect(problemsOf({}).join('\n')).toMatch(/OPENAI_API_KEY or OPENAI_BASE_URL/);
   });
 
+  it('stops on malformed access and limit settings, all at once', () => {
+    const problems = problemsOf({
+      OPENAI_API_KEY: 'sk-abcdef',
+      RATE_LIMIT_USER: 'lots',
+      RATE_LIMIT_CHANNEL: '0/hour',
+      TOKEN_BUDGET_DAY: '-5',
+      ALLOW_USERS: 'U1, U 2',
+      LLM_PRICE_INPUT_PER_MTOK: 'cheap',
+    }).join('\n');
+    expect(problems).toMatch(/RATE_LIMIT_USER: must be N\/minute, N\/hour, N\/day or off/);
+    expect(problems).toMatch(/RATE_LIMIT_CHANNEL: /);
+    expect(problems).toMatch(/TOKEN_BUDGET_DAY: /);
+    expect(problems).toMatch(/ALLOW_USERS: "U 2" is not a platform ID/);
+    expect(problems).toMatch(/LLM_PRICE_INPUT_PER_MTOK: /);
+  });
+
+  it('reads access lists and limits', () => {
+    const config = parseConfig({
+      OPENAI_API_KEY: 'sk-abcdef',
+      ALLOW_CHANNELS: ' C1 ,987654321098765432,',
+      RATE_LIMIT_USER: '10/minute',
+      RATE_LIMIT_CHANNEL: 'off',
+    });
+    expect(config.ALLOW_CHANNELS).toEqual(['C1', '987654321098765432']);
+    expect(config.RATE_LIMIT_USER).toMatchObject({ limit: 10, windowMs: 60_000 });
+    expect(config.RATE_LIMIT_CHANNEL).toBeNull();
+    expect(config.ALLOW_DMS).toBe(true);
+  });
+
   it('reports every bad variable at once, naming each', () => {
     const problems = problemsOf({
       OPENAI_API_KEY: 'sk-abcdef',
