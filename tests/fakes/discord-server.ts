@@ -46,6 +46,10 @@ let increment = 0n;
 const snowflake = () => (((BigInt(Date.now()) - EPOCH) << 22n) | (increment++ & 0xfffn)).toString();
 const now = () => new Date().toISOString();
 const ALL_PERMISSIONS = '2248473465835073';
+/** Guild roles members can be given: `manager` grants Manage Server, `helper` grants nothing more. */
+export const FAKE_ROLES = { manager: '111111111111111111', helper: '222222222222222222' } as const;
+/** Everything above plus Manage Server (1 << 5). */
+const MANAGER_PERMISSIONS = (BigInt(ALL_PERMISSIONS) | 32n).toString();
 const MESSAGE_DEFAULTS = {
   edited_timestamp: null,
   tts: false,
@@ -85,6 +89,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   };
   const applicationId = snowflake();
   const guildId = snowflake();
+  const roleIds = FAKE_ROLES;
   const channels = new Map<string, Json>();
   const messages = new Map<string, FakeMessage>();
   const interactions = new Map<string, { channelId: string; user: FakeUser; original?: string }>(); // by token
@@ -132,12 +137,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   };
   const fetch = (message: FakeMessage | undefined): [number, unknown] =>
     message ? [200, message] : [404, { message: 'Unknown Message', code: 10008 }];
-  const member = (user: FakeUser, nick?: string) => ({
+  const member = (user: FakeUser, nick?: string, roles: readonly string[] = []) => ({
     user,
     nick: nick ?? null,
-    roles: [],
+    roles: [...roles],
     joined_at: now(),
-    permissions: ALL_PERMISSIONS,
+    permissions: roles.includes(roleIds.manager) ? MANAGER_PERMISSIONS : ALL_PERMISSIONS,
   });
 
   type Handler = (params: string[], body: Json) => [number, unknown?];
@@ -322,7 +327,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         joined_at: now(),
         channels: all.filter((c) => c.type === 0),
         threads: all.filter((c) => c.type === 11),
-        roles: [{ id: guildId, name: '@everyone', permissions: ALL_PERMISSIONS, position: 0 }],
+        roles: [
+          { id: guildId, name: '@everyone', permissions: ALL_PERMISSIONS, position: 0 },
+          { id: roleIds.manager, name: 'Managers', permissions: MANAGER_PERMISSIONS, position: 1 },
+          { id: roleIds.helper, name: 'Helpers', permissions: '0', position: 2 },
+        ],
         members: [],
         features: [],
       });
@@ -338,6 +347,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     apiUrl: `http://127.0.0.1:${port}/api`,
     bot,
     applicationId,
+    /** Guild roles to give members: `manager` (Manage Server) and `helper`. */
+    roleIds,
     guildId,
     /** A text channel of the guild. */
     channelId: general.id as string,
@@ -377,11 +388,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       content: string;
       mentions?: FakeUser[];
       nick?: string;
+      /** Role IDs the author has in the guild (see `roleIds`). */
+      roles?: readonly string[];
     }) {
       const { channelId, author, content, mentions = [] } = options;
       const guild = channels.get(channelId)?.guild_id;
       const message = store(channelId, author, { content, mentions });
-      if (guild) message.member = member(author, options.nick);
+      if (guild) message.member = member(author, options.nick, options.roles);
       dispatchMessage(message);
       return message;
     },
@@ -392,6 +405,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       user: FakeUser;
       options?: Record<string, string>;
       nick?: string;
+      roles?: readonly string[];
     }) {
       const { name, channelId, user } = options;
       const id = snowflake();
@@ -414,7 +428,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         data: { id: snowflake(), name, type: 1, options: values },
         channel_id: channelId,
         channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
-        ...(guild ? { guild_id: guild, member: member(user, options.nick) } : { user }),
+        ...(guild ? { guild_id: guild, member: member(user, options.nick, options.roles) } : { user }),
         app_permissions: ALL_PERMISSIONS,
         entitlements: [],
         authorizing_integration_owners: {},

@@ -43,6 +43,8 @@ export interface FakeSlackUser {
   name: string;
   display_name?: string;
   real_name?: string;
+  /** A workspace admin. */
+  is_admin?: boolean;
 }
 
 /** A non-JSON-200 answer for an overridden call (errors, rate limits). */
@@ -138,7 +140,16 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
         const user = users.get(args.user);
         if (!user) return { ok: false, error: 'user_not_found' };
         const profile = { display_name: user.display_name ?? '', real_name: user.real_name ?? '' };
-        return { ok: true, user: { id: args.user, name: user.name, real_name: user.real_name, profile } };
+        return {
+          ok: true,
+          user: {
+            id: args.user,
+            name: user.name,
+            real_name: user.real_name,
+            is_admin: user.is_admin ?? false,
+            profile,
+          },
+        };
       }
       case 'chat.postMessage': {
         if (!args.channel) return { ok: false, error: 'channel_not_found' };

@@ -25,10 +25,13 @@ export interface DiscordBed {
   /** Sends a message as `author` (default alice), mentioning the bot unless `mention: false`; waits for the bot. */
   say(
     content: string,
-    options?: { channelId?: string; mention?: boolean; author?: FakeUser; nick?: string },
+    options?: { channelId?: string; mention?: boolean; author?: FakeUser; nick?: string; roles?: string[] },
   ): Promise<FakeMessage>;
   /** Runs a slash command as alice and waits for the bot; returns the interaction token. */
-  command(name: string, options?: { channelId?: string; question?: string; nick?: string }): Promise<string>;
+  command(
+    name: string,
+    options?: { channelId?: string; question?: string; nick?: string; roles?: string[] },
+  ): Promise<string>;
   /** Waits until the bot has read every event sent so far and finished handling them. */
   settle(): Promise<void>;
   /** The bot's reply to `question` (the message referencing it). */
@@ -77,6 +80,7 @@ export async function startDiscordBed(
         content: mention ? `<@${discord.bot.id}> ${content}` : content,
         mentions: mention ? [discord.bot] : [],
         nick: options.nick,
+        roles: options.roles,
       });
       await settle();
       return message;
@@ -88,6 +92,7 @@ export async function startDiscordBed(
         user: alice,
         options: options.question === undefined ? {} : { question: options.question },
         nick: options.nick,
+        roles: options.roles,
       });
       await settle();
       return token;

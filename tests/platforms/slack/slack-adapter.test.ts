@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventCallback, userTs, visibleText } from '../../fakes/slack-server.js';
 import { startGatedModel } from './gated-model.js';
 import {
+  ADMIN,
   ALICE,
   ask,
   CHANNEL,
@@ -324,6 +325,51 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) =
     expect(await stopped.json()).toMatchObject({
       status: 'not ready',
       reason: expect.stringMatching(/^slack: /),
+    });
+  });
+
+  describe('who may ask', () => {
+    it('keeps to ALLOW_CHANNELS, a thread counting as its channel, and refuses elsewhere privately', async () => {
+      await start({ env: { ALLOW_CHANNELS: CHANNEL } });
+      h.model.script({ content: 'In the thread.' }, { content: 'Never.' });
+      const parent = userTs();
+      await ask(h, mention('in a thread of an allowed channel', { threadTs: parent }));
+      expect(seen(replies(h, CHANNEL, parent))).toContain('In the thread.');
+      await ask(h, mention('somewhere else', { channel: 'COTHER' }));
+      expect(topLevel(h, 'COTHER')).toHaveLength(0);
+      expect(h.slack.ephemerals.at(-1)).toMatchObject({
+        channel: 'COTHER',
+        user: ALICE,
+        text: 'You can’t use this bot here.',
+      });
+      expect(h.model.requests).toHaveLength(1);
+    });
+
+    it('turns DMs away with ALLOW_DMS=false, in one private line', async () => {
+      await start({ env: { ALLOW_DMS: 'false' } });
+      await ask(h, directMessage('hello there'));
+      expect(h.slack.ephemerals.at(-1)).toMatchObject({
+        channel: 'D0001',
+        text: 'You can’t use this bot here.',
+      });
+      expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
+      expect(h.model.requests).toHaveLength(0);
+    });
+
+    it('never limits a workspace admin (users.info), and limits everyone else', async () => {
+      await start({ env: { RATE_LIMIT_USER: '1/hour' } });
+      h.model.script({ content: 'a1' }, { content: 'a2' }, { content: 'b1' }, { content: 'never' });
+      await ask(h, mention('one', { user: ADMIN }));
+      await ask(h, mention('two', { user: ADMIN }));
+      await ask(h, mention('three'));
+      await ask(h, mention('four'));
+      expect(topLevel(h).map(visibleText)).toEqual([
+        'a1',
+        'a2',
+        'b1',
+        expect.stringMatching(/^:warning: You have reached the limit of 1 question per hour/),
+      ]);
+      expect(h.model.requests).toHaveLength(3);
     });
   });
 });

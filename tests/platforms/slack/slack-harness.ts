@@ -24,6 +24,8 @@ export const SIGNING_SECRET = 'test-signing-secret-0123456789';
 export const BOT_TOKEN = 'xoxb-test-bot-token';
 export const APP_TOKEN = 'xapp-test-app-token';
 export const ALICE = 'UALICE';
+/** A workspace admin (users.info says so). */
+export const ADMIN = 'UADMIN';
 export const CHANNEL = 'C0001';
 
 /** What came back when an event or command was delivered. */
@@ -63,7 +65,12 @@ export async function startSlackHarness(
   mode: SlackMode,
   options: SlackHarnessOptions = {},
 ): Promise<SlackHarness> {
-  const slack = await startFakeSlack({ users: { [ALICE]: { name: 'alice', display_name: 'Alice' } } });
+  const slack = await startFakeSlack({
+    users: {
+      [ALICE]: { name: 'alice', display_name: 'Alice' },
+      [ADMIN]: { name: 'ada', display_name: 'Ada', is_admin: true },
+    },
+  });
   let core: TestCore | undefined;
   try {
     core = await startTestCore(
