@@ -4,6 +4,7 @@ import { formatAction, formatObservation } from '../shared/format-step.js';
 import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
 import { outcomeText, type StepView } from '../shared/run-view.js';
+import { terminalSafe } from './terminal-text.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -36,15 +37,16 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
   const stepLine = (step: StepView): string => {
     switch (step.kind) {
       case 'thought':
-        return `${label('Thought', 'cyan')} ${paint('dim', step.text)}`;
+        return `${label('Thought', 'cyan')} ${paint('dim', terminalSafe(step.text))}`;
       case 'action':
-        return `${label('Action', 'yellow')} ${formatAction(step.tool, step.input)}`;
+        return `${label('Action', 'yellow')} ${terminalSafe(formatAction(step.tool, step.input))}`;
       case 'observation':
-        return `${label('Observation', step.ok ? 'blue' : 'red')} ${paint('dim', formatObservation(step.text, OBSERVATION_CHARS))}`;
+        return `${label('Observation', step.ok ? 'blue' : 'red')} ${paint('dim', terminalSafe(formatObservation(step.text, OBSERVATION_CHARS)))}`;
     }
   };
 
-  const showAnswer = (answer: string) => {
+  const showAnswer = (raw: string) => {
+    const answer = terminalSafe(raw);
     if (!answer.startsWith(printed)) erasePrinted();
     const rest = answer.slice(printed.length);
     if (!rest) return;
@@ -63,15 +65,16 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
     },
     async end(view) {
       const shown = outcomeText(view);
-      if (shown.kind === 'answer' && out.tty && printed && printed === view.answer) {
+      const text = terminalSafe(shown.text);
+      if (shown.kind === 'answer' && out.tty && printed && printed === text) {
         out.write('\n');
       } else {
         erasePrinted();
-        out.write(
-          shown.kind === 'answer'
-            ? `${label('Answer', 'green')} ${shown.text}\n`
-            : `${label('Error', 'red')} ${shown.text}\n`,
-        );
+        if (shown.kind === 'answer') out.write(`${label('Answer', 'green')} ${text}\n`);
+        // Ctrl+C is the user's own choice, not an error.
+        else if (view.phase === 'cancelled' && view.error?.code === 'cancelled')
+          out.write(`${paint('dim', text)}\n`);
+        else out.write(`${label('Error', 'red')} ${text}\n`);
       }
       if (shown.kind === 'answer' && shown.note) out.write(`${paint('yellow', `(${shown.note})`)}\n`);
       printed = '';

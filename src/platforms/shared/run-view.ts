@@ -32,6 +32,8 @@ export function isEnded(view: RunView): boolean {
   return view.phase === 'final' || view.phase === 'failed' || view.phase === 'cancelled';
 }
 
+const THOUGHT_LABEL = /^\s*(?:\*\*|__)?thought(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*/i;
+
 /** A fresh view, before the model has said anything. */
 export function createRunView(): RunView {
   return { phase: 'thinking', steps: [], answer: '' };
@@ -45,7 +47,8 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
   if (isEnded(view)) return false;
   switch (event.type) {
     case 'thought':
-      view.steps.push({ kind: 'thought', step: event.step, text: event.text });
+      // Models often start a thought with its own label; the renderers add theirs.
+      view.steps.push({ kind: 'thought', step: event.step, text: event.text.replace(THOUGHT_LABEL, '') });
       return true;
     case 'action':
       view.steps.push({ kind: 'action', step: event.step, tool: event.tool, input: event.input });
