@@ -44,7 +44,14 @@ async function main(): Promise<void> {
   const adapters: PlatformAdapter[] = [];
   const http = createHttpServer({
     logger,
-    readiness: () => readinessChecks(adapters, store, () => stopping, logger),
+    readiness: () =>
+      readinessChecks(
+        adapters,
+        store,
+        () => stopping,
+        logger,
+        () => core.assistant.health(),
+      ),
   });
   for (const platform of platforms) {
     adapters.push(await platform.create({ config, assistant: core.assistant, logger, http }));
@@ -128,6 +135,7 @@ function readinessChecks(
   store: ConversationStore,
   stopping: () => boolean,
   logger: Logger,
+  assistantHealth: () => string | undefined,
 ): ReadinessCheck[] {
   return [
     { name: 'process', check: () => (stopping() ? 'shutting down' : undefined) },
@@ -136,7 +144,7 @@ function readinessChecks(
       async check() {
         try {
           await store.ping();
-          return undefined;
+          return assistantHealth();
         } catch (err) {
           // The cause (which may name the database) goes to the log, not to whoever asks /readyz.
           logger.warn({ err }, 'readiness: the store is unreachable');

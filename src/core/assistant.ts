@@ -46,6 +46,8 @@ export interface Assistant {
   usage(asker: Asker, key: string): Promise<UsageReport>;
   reset(key: string): Promise<void>;
   memory(key: string): Promise<MemoryReport>;
+  /** Why the assistant is not working properly right now (e.g. memory writes failing), for /readyz. */
+  health(): string | undefined;
   /** Stops taking work and waits for runs and memory compression in flight. */
   close(): Promise<void>;
 }

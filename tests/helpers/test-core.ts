@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../../src/config.js';
 import { type Core, createCore } from '../../src/core/create-core.js';
 import { createLogger } from '../../src/core/logger.js';
+import type { Store } from '../../src/core/ports/store.js';
 import { coreOptionsFrom } from '../../src/core-options.js';
 import { createStore } from '../../src/store/create-store.js';
 import { type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from '../fakes/openai-server.js';
@@ -29,6 +30,8 @@ export interface TestCore {
 export async function startTestCore(
   overrides: Record<string, string> = {},
   fakeOptions: FakeOpenAIOptions = {},
+  /** `wrapStore` puts something between the core and the real store (e.g. one that fails on demand). */
+  options: { wrapStore?: (store: Store) => Store } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-core-'));
   mkdirSync(join(dir, 'workspace'));
@@ -42,11 +45,12 @@ export async function startTestCore(
       LLM_MAX_RETRIES: '0',
       ...overrides,
     });
-    const store = await createStore(config.DATABASE_URL);
+    const real = await createStore(config.DATABASE_URL);
+    const store = options.wrapStore ? options.wrapStore(real) : real;
     const logger = createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] });
     const core = await createCore({ ...coreOptionsFrom(config), store, usage: store, logger }).catch(
       async (err: unknown) => {
-        await store.close();
+        await real.close();
         throw err;
       },
     );

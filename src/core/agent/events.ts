@@ -18,6 +18,8 @@ export type AgentEvent =
   | { type: 'answer_reset' }
   /** `truncated`: the model stopped at its length limit, so `text` is incomplete and renderers should say so. */
   | { type: 'answer'; text: string; usage: TokenUsage; steps: number; truncated?: true }
+  /** Something the asker should know about an answer, shown under it (e.g. it could not be remembered). */
+  | { type: 'notice'; code: 'not_remembered'; message: string }
   /** One model call finished, spending `usage` (emitted for every call, whatever the run's outcome). */
   | { type: 'usage'; step: number; usage: TokenUsage }
   | { type: 'error'; code: ErrorCode; message: string };

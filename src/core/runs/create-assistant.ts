@@ -10,6 +10,8 @@ import { createRunQueue, type RunQueueLimits } from './run-queue.js';
 
 /** The reply when a channel already has MAX_QUEUED_PER_CHANNEL questions waiting. */
 export const BUSY_MESSAGE = 'Busy with earlier questions in this channel; try again shortly.';
+/** Under an answer that could not be stored in the channel's memory. */
+export const NOT_REMEMBERED_MESSAGE = 'This answer could not be saved to memory, so I will not remember it.';
 /** The reply to questions arriving while the bot shuts down. */
 export const CLOSING_MESSAGE = 'Shutting down; try again shortly.';
 
@@ -32,6 +34,8 @@ export function createAssistant(deps: AssistantDeps): Assistant {
   const { agent, memory, governor, logger } = deps;
   const queue = createRunQueue(deps.limits);
   let closing = false;
+  /** Set while turns cannot be stored, for /readyz; cleared by the next turn stored. */
+  let writeFailure: string | undefined;
   // Bumped by reset: a run that started before a reset must not write its turn back afterwards.
   const epochs = new Map<string, number>();
 
@@ -66,9 +70,18 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         question: text,
         answer: rememberedAnswer(result.text, result.truncated),
       });
+      if (writeFailure) logger?.info({ key }, 'memory writes work again');
+      writeFailure = undefined;
     } catch (err) {
       // The answer was delivered; it just is not remembered. Memory stays consistent (the turn is absent).
-      logger?.error({ key, err }, 'could not store the turn; it will not be remembered');
+      if (writeFailure) logger?.debug({ key, err }, 'memory writes still failing');
+      else
+        logger?.error(
+          { key, err },
+          'could not store the turn; answers are not remembered until this is fixed',
+        );
+      writeFailure = 'memory writes are failing';
+      onEvent({ type: 'notice', code: 'not_remembered', message: NOT_REMEMBERED_MESSAGE });
     }
     return result;
   }
@@ -136,6 +149,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       return governor.report(asker, key);
     },
     memory: (key) => memory.report(key),
+    health: () => writeFailure,
     async close() {
       closing = true;
       await queue.idle();

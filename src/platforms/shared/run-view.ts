@@ -25,6 +25,8 @@ export interface RunView {
   usage?: TokenUsage;
   /** The model stopped at its length limit: the final answer is incomplete. */
   truncated?: boolean;
+  /** Notes for under the answer, e.g. that it could not be remembered. */
+  notices?: string[];
 }
 
 /** True once the run has ended and nothing more will change. */
@@ -41,10 +43,11 @@ export function createRunView(): RunView {
 
 /**
  * Applies one core event to the view, in place (a run emits thousands of deltas; copying would cost more
- * than the rendering). Returns false for events that changed nothing visible. An ended view stays as it is.
+ * than the rendering). Returns false for events that changed nothing visible.
  */
 export function applyEvent(view: RunView, event: AgentEvent): boolean {
-  if (isEnded(view)) return false;
+  // A notice may follow the answer (the turn could not be stored); nothing else changes an ended view.
+  if (isEnded(view) && event.type !== 'notice') return false;
   switch (event.type) {
     case 'thought':
       // Models often start a thought with its own label; the renderers add theirs.
@@ -73,6 +76,9 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
       return true;
     case 'usage':
       return false;
+    case 'notice':
+      view.notices = [...(view.notices ?? []), event.message];
+      return true;
     case 'answer':
       view.answer = event.text;
       view.usage = event.usage;
@@ -126,5 +132,6 @@ export type Outcome =
 export function outcomeText(view: RunView): Outcome {
   if (view.phase !== 'final') return { kind: 'problem', text: view.error?.message ?? WORDING.failed };
   const text = view.answer.trim() ? view.answer : WORDING.emptyAnswer;
-  return view.truncated ? { kind: 'answer', text, note: WORDING.lengthCut } : { kind: 'answer', text };
+  const notes = [...(view.truncated ? [WORDING.lengthCut] : []), ...(view.notices ?? [])];
+  return notes.length > 0 ? { kind: 'answer', text, note: notes.join(' ') } : { kind: 'answer', text };
 }

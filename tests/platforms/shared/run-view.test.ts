@@ -48,6 +48,7 @@ function scripted(events: AgentEvent[], outcome: unknown, onAsk?: (signal?: Abor
     },
     reset: async () => {},
     memory: async () => ({ summary: null, turns: 0, tokens: 0, summarizedTurns: 0 }),
+    health: () => undefined,
     close: async () => {},
   };
 }
@@ -80,6 +81,18 @@ describe('the run view', () => {
     expect(applyEvent(failed, { type: 'answer_delta', text: 'late' })).toBe(false);
     expect(outcomeText(failed)).toEqual({ kind: 'problem', text: 'The model failed.' });
     expect(reduce([{ type: 'error', code: 'cancelled', message: 'Cancelled.' }]).phase).toBe('cancelled');
+  });
+
+  it('puts notices under the answer, after the length-limit note', () => {
+    const view = reduce([
+      { type: 'answer', text: 'Part of it', usage, steps: 1, truncated: true },
+      { type: 'notice', code: 'not_remembered', message: 'Not saved.' },
+    ]);
+    expect(outcomeText(view)).toEqual({
+      kind: 'answer',
+      text: 'Part of it',
+      note: `${WORDING.lengthCut} Not saved.`,
+    });
   });
 
   it('never shows a blank answer', () => {
