@@ -14,7 +14,10 @@ const DISCORD_TOKEN = 'discord-process-secret-123456';
 const SLACK_BOT_TOKEN = 'xoxb-both-secret-123456';
 const SLACK_APP_TOKEN = 'xapp-both-secret-123456';
 
-describe('one process serving Discord and Slack together (started like `npm start`)', () => {
+// A spawned bot starts tsx and connects for real: slow on a loaded machine.
+describe('one process serving Discord and Slack together (started like `npm start`)', {
+  timeout: 90_000,
+}, () => {
   let model: FakeOpenAI;
   let discord: FakeDiscord;
   let slack: FakeSlack;
@@ -53,6 +56,7 @@ describe('one process serving Discord and Slack together (started like `npm star
     // Both platforms are connected (GET /readyz says so) before any question is sent.
     const ready = await waitForHttp(`http://127.0.0.1:${healthPort}/readyz`, (status) => status === 200, {
       exited: () => bot!.child.exitCode !== null,
+      timeoutMs: 60_000,
     });
     expect(JSON.parse(ready.body).checks).toMatchObject({ discord: 'ok', slack: 'ok' });
 

@@ -9,7 +9,8 @@ import { freePort } from '../helpers/free-port.js';
 import { type BotProcess, spawnBot } from '../helpers/spawn-bot.js';
 import { waitForHttp } from '../helpers/wait-for-http.js';
 
-describe('a Discord-only deployment (started like `npm start`) with HEALTH_PORT', () => {
+// A spawned bot starts tsx and connects for real: slow on a loaded machine.
+describe('a Discord-only deployment (started like `npm start`) with HEALTH_PORT', { timeout: 90_000 }, () => {
   let model: FakeOpenAI;
   let discord: FakeDiscord;
   let bot: BotProcess | undefined;
@@ -45,7 +46,10 @@ describe('a Discord-only deployment (started like `npm start`) with HEALTH_PORT'
     });
     const exited = () => bot!.child.exitCode !== null;
 
-    const ready = await waitForHttp(`${base}/readyz`, (status) => status === 200, { exited });
+    const ready = await waitForHttp(`${base}/readyz`, (status) => status === 200, {
+      exited,
+      timeoutMs: 60_000,
+    });
     expect(JSON.parse(ready.body)).toMatchObject({
       status: 'ready',
       checks: { process: 'ok', store: 'ok', discord: 'ok' },
@@ -63,7 +67,10 @@ describe('a Discord-only deployment (started like `npm start`) with HEALTH_PORT'
     bot.child.kill('SIGTERM');
 
     // While answers in flight get their grace period, the replica says it is not ready (so no new traffic).
-    const draining = await waitForHttp(`${base}/readyz`, (status) => status === 503, { exited });
+    const draining = await waitForHttp(`${base}/readyz`, (status) => status === 503, {
+      exited,
+      timeoutMs: 60_000,
+    });
     expect(JSON.parse(draining.body).reason).toMatch(/process: shutting down/);
     expect(await bot.exited).toBe(0);
     const reply = discord
