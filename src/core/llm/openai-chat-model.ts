@@ -23,6 +23,7 @@ export interface OpenAIChatModelOptions {
 
 /** A ChatModel over any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, DeepSeek, Qwen…). */
 export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatModel {
+  const endpoint = describeEndpoint(options.baseURL, options.model);
   const client = new OpenAI({
     // Local servers (Ollama, vLLM) accept any key; the SDK insists on one.
     apiKey: options.apiKey ?? 'not-needed',
@@ -68,7 +69,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
           finishReason: choice.finish_reason ?? null,
         };
       } catch (err) {
-        throw toModelError(err);
+        throw toModelError(err, endpoint);
       }
     },
   };
@@ -172,15 +173,60 @@ function toUsage(usage: { prompt_tokens: number; completion_tokens: number } | n
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
 }
 
+/** Where requests go, as error messages name it: never credentials, never a query string. */
+interface Endpoint {
+  /** e.g. `http://localhost:11434/v1`, or `https://api.openai.com/v1` for the default. */
+  base: string;
+  /** `host:port`. */
+  hostPort: string;
+  /** The base URL's path does not end in `/v1`, the usual mount point of OpenAI-compatible servers. */
+  missingV1: boolean;
+  model: string;
+}
+
+function describeEndpoint(baseURL: string | undefined, model: string): Endpoint {
+  const url = new URL(baseURL ?? 'https://api.openai.com/v1');
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const path = url.pathname.replace(/\/+$/, '');
+  return {
+    base: `${url.protocol}//${url.host}${path}`,
+    hostPort: `${url.hostname}:${port}`,
+    missingV1: baseURL !== undefined && !/\/v\d+$/.test(path),
+    model,
+  };
+}
+
+/** The `code` of the innermost cause that has one (e.g. ECONNREFUSED under fetch's "fetch failed"). */
+function causeCode(err: unknown): string | undefined {
+  for (let cause = err, depth = 0; cause && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('E')) return code;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Maps SDK errors to short ModelErrors whose messages are safe to show users (no keys, no bodies). */
-function toModelError(err: unknown): unknown {
+function toModelError(err: unknown, endpoint: Endpoint): unknown {
   if (err instanceof ModelError || isAbortError(err)) return err;
   if (err instanceof OpenAI.APIUserAbortError) return err;
   if (err instanceof OpenAI.APIConnectionTimeoutError) {
     return new ModelError('model_unavailable', 'The model did not answer in time.', undefined, err);
   }
   if (err instanceof OpenAI.APIConnectionError) {
-    return new ModelError('model_unavailable', 'The model server could not be reached.', undefined, err);
+    const code = causeCode(err);
+    const reason =
+      code === 'ECONNREFUSED'
+        ? `nothing is listening at ${endpoint.hostPort} (connection refused); is the model server running?`
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? `its host in OPENAI_BASE_URL (${endpoint.hostPort}) could not be found`
+          : `no connection to ${endpoint.hostPort}${code ? ` (${code})` : ''}`;
+    return new ModelError(
+      'model_unavailable',
+      `The model server could not be reached: ${reason}.`,
+      undefined,
+      err,
+    );
   }
   if (err instanceof OpenAI.APIError) {
     const status = err.status;
@@ -194,12 +240,12 @@ function toModelError(err: unknown): unknown {
       return new ModelError('model_unavailable', `The model server failed (HTTP ${status}).`, status, err);
     }
     if (status === 404) {
-      return new ModelError(
-        'model_error',
-        'The model or endpoint was not found; check LLM_MODEL.',
-        status,
-        err,
-      );
+      const modelMissing = err.code === 'model_not_found' || /model/i.test(err.message);
+      const hint =
+        endpoint.missingV1 && !modelMissing
+          ? `${endpoint.base}/chat/completions answered 404: OpenAI-compatible servers usually serve under /v1, so OPENAI_BASE_URL may need to end in /v1.`
+          : `The model server answered 404: check LLM_MODEL ("${endpoint.model}") and OPENAI_BASE_URL (${endpoint.base}).`;
+      return new ModelError('model_error', hint, status, err);
     }
     return new ModelError(
       'model_error',

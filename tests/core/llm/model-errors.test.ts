@@ -1,0 +1,57 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIChatModel } from '../../../src/core/llm/openai-chat-model.js';
+import { type FakeOpenAI, startFakeOpenAI } from '../../fakes/openai-server.js';
+import { freePort } from '../../helpers/free-port.js';
+
+const ask = (baseURL: string, model = 'gpt-4o-mini') =>
+  createOpenAIChatModel({
+    baseURL,
+    model,
+    maxRetries: 0,
+    timeoutMs: 10_000,
+    stream: false,
+    apiKey: 'sk-test-123456',
+  }).complete({ messages: [{ role: 'user', content: 'hi' }] });
+
+describe('model errors a new user meets', () => {
+  let fake: FakeOpenAI | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  it('names the host and port when nothing listens there', async () => {
+    const port = await freePort();
+    await expect(ask(`http://127.0.0.1:${port}/v1`)).rejects.toThrow(
+      `The model server could not be reached: nothing is listening at 127.0.0.1:${port} (connection refused); is the model server running?`,
+    );
+  });
+
+  it('suggests /v1 when a base URL without it answers 404', async () => {
+    // A server that serves only under /v1, as Ollama and vLLM do.
+    const server = createServer((req, res) => {
+      res.writeHead(req.url?.startsWith('/v1/') ? 200 : 404, { 'content-type': 'text/plain' });
+      res.end('404 page not found');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      await expect(ask(`http://127.0.0.1:${port}`)).rejects.toThrow(
+        `http://127.0.0.1:${port}/chat/completions answered 404: OpenAI-compatible servers usually serve under /v1, so OPENAI_BASE_URL may need to end in /v1.`,
+      );
+    } finally {
+      server.close();
+    }
+  });
+
+  it('points at LLM_MODEL when the model is unknown', async () => {
+    fake = await startFakeOpenAI();
+    fake.script({
+      status: 404,
+      body: { error: { message: 'model "nope" not found', code: 'model_not_found' } },
+    });
+    await expect(ask(fake.url, 'nope')).rejects.toThrow('check LLM_MODEL ("nope")');
+  });
+});
