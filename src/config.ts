@@ -183,6 +183,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'SLACK_SIGNING_SECRET: required with SLACK_BOT_TOKEN in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode).',
       );
     }
+    if (config.SLACK_BOT_TOKEN?.startsWith('xapp-') || config.SLACK_APP_TOKEN?.startsWith('xoxb-')) {
+      problems.push(
+        'SLACK_BOT_TOKEN and SLACK_APP_TOKEN look swapped: the bot token starts with xoxb-, the app-level token with xapp-.',
+      );
+    }
     if ((config.SLACK_APP_TOKEN || config.SLACK_SIGNING_SECRET) && !config.SLACK_BOT_TOKEN) {
       problems.push('SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set.');
     }

@@ -67,6 +67,17 @@ describe('configuration', () => {
     expect(problems).toMatch(/LLM_PRICE_INPUT_PER_MTOK: /);
   });
 
+  it('notices swapped Slack tokens and a port out of range', () => {
+    const swapped = problemsOf({
+      OPENAI_API_KEY: 'sk-abcdef',
+      SLACK_BOT_TOKEN: 'xapp-1-app-token',
+      SLACK_APP_TOKEN: 'xoxb-bot-token',
+    }).join('\n');
+    expect(swapped).toMatch(/SLACK_BOT_TOKEN and SLACK_APP_TOKEN look swapped/);
+    expect(swapped).not.toContain('xoxb-bot-token'); // tokens are never echoed
+    expect(problemsOf({ OPENAI_API_KEY: 'sk-abcdef', PORT: '99999' }).join('\n')).toMatch(/PORT: .*65535/);
+  });
+
   it('reads access lists and limits', () => {
     const config = parseConfig({
       OPENAI_API_KEY: 'sk-abcdef',

@@ -7,6 +7,7 @@ import { registerCommands } from './commands.js';
 import { createDeduper } from './event-dedupe.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
 import { createMountedReceiver } from './mounted-receiver.js';
+import { explainStartError } from './start-errors.js';
 import { createUserDirectory } from './user-names.js';
 
 /** The Slack adapter; `idle` serves tests. */
@@ -30,7 +31,11 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
   const mode = config.SLACK_APP_TOKEN ? 'socket' : 'http';
   const logger = deps.logger.child({ platform: 'slack' });
   const boltLogger = createBoltLogger(deps.logger);
-  const clientOptions = { slackApiUrl: config.SLACK_API_URL };
+  // A few quick retries, not the client's default half hour: an unreachable API must fail start, not hang it.
+  const clientOptions = {
+    slackApiUrl: config.SLACK_API_URL,
+    retryConfig: { retries: 3, factor: 2, minTimeout: 250, maxTimeout: 2000 },
+  };
 
   let connected = false;
   let receiver: Receiver;
@@ -115,8 +120,16 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     name: 'slack',
     mode,
     async start() {
-      await app.init(); // auth.test: a wrong token fails here, with Slack's error
-      await app.start();
+      try {
+        await app.init(); // auth.test: a wrong bot token fails here
+      } catch (err) {
+        throw explainStartError(err, 'SLACK_BOT_TOKEN', config.SLACK_API_URL);
+      }
+      try {
+        await app.start(); // Socket Mode: apps.connections.open checks the app token
+      } catch (err) {
+        throw explainStartError(err, 'SLACK_APP_TOKEN', config.SLACK_API_URL);
+      }
       started = true;
       logger.info({ mode }, 'slack adapter ready');
     },

@@ -10,6 +10,7 @@ import {
   visibleText,
 } from '../../fakes/slack-server.js';
 import { testConfig } from '../../helpers/config.js';
+import { freePort } from '../../helpers/free-port.js';
 import {
   ask,
   CHANNEL,
@@ -110,35 +111,73 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
     expect(visibleText(topLevel(h)[0]!)).toBe('Worth the wait.');
   });
 
-  it("fails to start with Slack's error when the bot token is wrong", async () => {
+  /** The adapter on a do-nothing assistant, for start-up tests. */
+  const bareAdapter = (env: Record<string, string>) => {
+    const assistant = {
+      ask: vi.fn(),
+      access: vi.fn(),
+      usage: vi.fn(),
+      reset: vi.fn(),
+      memory: vi.fn(),
+      health: vi.fn(),
+      close: vi.fn(),
+    };
+    const logger = createLogger({ level: 'silent', secrets: [] });
+    const http = createHttpServer({ logger, readiness: () => [] });
+    return createSlackAdapter({ config: testConfig({ PORT: '0', ...env }), assistant, logger, http });
+  };
+
+  it('fails to start naming SLACK_BOT_TOKEN when Slack rejects it', async () => {
     const slack = await startFakeSlack();
     try {
       slack.override(({ method }) =>
         method === 'auth.test' ? { ok: false, error: 'invalid_auth' } : undefined,
       );
-      const config = testConfig({
+      const adapter = bareAdapter({
         SLACK_BOT_TOKEN: 'xoxb-wrong',
         SLACK_SIGNING_SECRET: SIGNING_SECRET,
         SLACK_API_URL: slack.apiUrl,
-        PORT: '0',
       });
-      const assistant = {
-        ask: vi.fn(),
-        access: vi.fn(),
-        usage: vi.fn(),
-        reset: vi.fn(),
-        memory: vi.fn(),
-        health: vi.fn(),
-        close: vi.fn(),
-      };
-      const logger = createLogger({ level: 'silent', secrets: [] });
-      const http = createHttpServer({ logger, readiness: () => [] });
-      const adapter = createSlackAdapter({ config, assistant, logger, http });
-      await expect(adapter.start()).rejects.toThrow(/invalid_auth/);
+      await expect(adapter.start()).rejects.toThrow(
+        'SLACK_BOT_TOKEN: Slack rejected the token (invalid_auth); copy the Bot User OAuth Token (xoxb-…) again from OAuth & Permissions.',
+      );
       expect(adapter.readiness()).toMatchObject({ ready: false });
       await adapter.stop();
     } finally {
       await slack.close();
     }
+  });
+
+  it('fails to start naming SLACK_APP_TOKEN when Socket Mode rejects it', async () => {
+    const slack = await startFakeSlack();
+    try {
+      slack.override(({ method }) =>
+        method === 'apps.connections.open' ? { ok: false, error: 'invalid_auth' } : undefined,
+      );
+      const adapter = bareAdapter({
+        SLACK_BOT_TOKEN: 'xoxb-fine',
+        SLACK_APP_TOKEN: 'xapp-wrong',
+        SLACK_API_URL: slack.apiUrl,
+      });
+      await expect(adapter.start()).rejects.toThrow(
+        'SLACK_APP_TOKEN: Slack rejected the token (invalid_auth)',
+      );
+      await adapter.stop();
+    } finally {
+      await slack.close();
+    }
+  });
+
+  it('fails to start, after a few quick retries, when the Slack API cannot be reached', async () => {
+    const port = await freePort();
+    const adapter = bareAdapter({
+      SLACK_BOT_TOKEN: 'xoxb-fine',
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
+    });
+    await expect(adapter.start()).rejects.toThrow(
+      `SLACK_API_URL: the Slack API at 127.0.0.1:${port} could not be reached`,
+    );
+    await adapter.stop();
   });
 });
