@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [scenario ...]`: runs each scenario in its own process against local fakes,
-// prints the tables and target checks, and writes bench/results/latest.json (and latest.md).
+// prints the tables and target checks, and writes bench/results/local/latest.json (and latest.md), which git
+// ignores; `--record` writes the committed bench/results/latest.json instead.
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -14,7 +15,7 @@ const options: ScenarioOptions = { quick: args.includes('--quick') };
 const unknown = args.filter((a) => !a.startsWith('--') && !SCENARIOS.includes(a as never));
 if (unknown.length > 0 || args.includes('--help')) {
   process.stderr.write(
-    `${unknown.length ? `unknown scenario: ${unknown.join(', ')}\n` : ''}usage: npm run bench -- [--quick] [${SCENARIOS.join(' | ')} ...]\n`,
+    `${unknown.length ? `unknown scenario: ${unknown.join(', ')}\n` : ''}usage: npm run bench -- [--quick] [--record] [${SCENARIOS.join(' | ')} ...]\n`,
   );
   process.exit(unknown.length ? 1 : 0);
 }
@@ -22,7 +23,10 @@ const selected = SCENARIOS.filter(
   (s) => args.length === 0 || args.includes(s) || args.every((a) => a.startsWith('--')),
 );
 
-const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+// A run leaves tracked files alone unless it is asked to record its figures.
+const resultsDir = fileURLToPath(
+  new URL(args.includes('--record') ? './results/' : './results/local/', import.meta.url),
+);
 const jsonPath = `${resultsDir}latest.json`;
 
 function runScenario(name: string): Promise<ScenarioReport> {
