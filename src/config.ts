@@ -90,6 +90,7 @@ const schema = z.object({
 
   // Platforms
   STREAM_EDIT_INTERVAL_MS: int(1000, 0),
+  ANSWER_MAX_MESSAGES: int(4, 1),
   DISCORD_TOKEN: optionalText,
   DISCORD_GUILD_ID: optionalText,
   DISCORD_API_URL: url('https://discord.com/api'),

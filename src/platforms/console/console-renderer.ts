@@ -4,6 +4,7 @@ import { formatAction, formatObservation } from '../shared/format-step.js';
 import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
 import { outcomeText, type StepView } from '../shared/run-view.js';
+import { moreSteps } from '../shared/wording.js';
 import { terminalSafe } from './terminal-text.js';
 
 type Style = Parameters<typeof styleText>[0];
@@ -62,6 +63,10 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
     },
     streaming(answer) {
       if (out.tty) showAnswer(answer);
+    },
+    stepsCut(count) {
+      erasePrinted();
+      out.write(`${paint('dim', moreSteps(count))}\n`);
     },
     async end(view) {
       const shown = outcomeText(view);

@@ -9,6 +9,8 @@ export interface DiscordContext {
   logger: Logger;
   /** STREAM_EDIT_INTERVAL_MS. */
   intervalMs: number;
+  /** ANSWER_MAX_MESSAGES. */
+  maxMessages: number;
   /** Aborted when the adapter stops and its grace period is over: runs still in flight are cancelled. */
   signal: AbortSignal;
 }
@@ -25,6 +27,7 @@ export async function answer(
     surface,
     question: request.text,
     intervalMs: ctx.intervalMs,
+    maxMessages: ctx.maxMessages,
     logger,
     header,
   });

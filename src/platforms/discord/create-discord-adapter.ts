@@ -30,6 +30,7 @@ export function createDiscordAdapter(
     assistant,
     logger,
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
+    maxMessages: config.ANSWER_MAX_MESSAGES,
     signal: work.signal,
   };
   let client: Client | undefined;

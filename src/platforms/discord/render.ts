@@ -3,8 +3,8 @@ import { createPacedEditor } from '../shared/create-paced-editor.js';
 import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
 import { outcomeText } from '../shared/run-view.js';
-import { splitMessage } from '../shared/split-message.js';
-import { WORDING } from '../shared/wording.js';
+import { splitCapped, splitMessage } from '../shared/split-message.js';
+import { moreSteps, WORDING } from '../shared/wording.js';
 import { MESSAGE_LIMIT, threadName } from './limits.js';
 import {
   createStepPoster,
@@ -35,6 +35,8 @@ export interface DiscordRendererOptions {
   intervalMs: number;
   /** A line shown above the answer (a slash command's question, which nobody else sees). */
   header?: string | undefined;
+  /** ANSWER_MAX_MESSAGES: messages one answer may take; past them it is cut with a note. */
+  maxMessages: number;
   logger: Logger;
 }
 
@@ -85,6 +87,9 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
     streaming(answer) {
       editor.set(answer.trim() ? preview(headed(answer)) : headed(WORDING.thinking));
     },
+    stepsCut(count) {
+      steps?.push(`-# ${moreSteps(count)}`);
+    },
     async end(view) {
       const shown = outcomeText(view);
       let text = shown.kind === 'answer' ? shown.text : `⚠️ ${shown.text}`;
@@ -94,7 +99,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
   });
 
   async function deliver(text: string): Promise<void> {
-    const [first, ...rest] = splitMessage(text, MESSAGE_LIMIT);
+    const [first, ...rest] = splitCapped(text, MESSAGE_LIMIT, options.maxMessages);
     try {
       await editor.finish(first);
     } catch (err) {

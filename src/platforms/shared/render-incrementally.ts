@@ -1,3 +1,4 @@
+import { STEPS_SHOWN_MAX } from './display-limits.js';
 import type { RunRenderer } from './run-renderer.js';
 import { isEnded, type RunView, type StepView } from './run-view.js';
 
@@ -9,6 +10,8 @@ export interface IncrementalRendering {
   streaming(answer: string): void;
   /** The ended view (every step already shown); resolves once everything is delivered. */
   end(view: RunView): Promise<void>;
+  /** Called before `end` when more than STEPS_SHOWN_MAX steps were made: how many were not shown. */
+  stepsCut(count: number): void;
 }
 
 /**
@@ -18,8 +21,10 @@ export interface IncrementalRendering {
 export function renderIncrementally(rendering: IncrementalRendering): RunRenderer {
   let stepsShown = 0;
   let answerShown = '';
+  // However many steps a run makes (a model can call a thousand tools), at most STEPS_SHOWN_MAX are rendered.
   const showSteps = (view: RunView) => {
-    for (; stepsShown < view.steps.length; stepsShown++) rendering.step(view.steps[stepsShown]!);
+    const until = Math.min(view.steps.length, STEPS_SHOWN_MAX);
+    for (; stepsShown < until; stepsShown++) rendering.step(view.steps[stepsShown]!);
   };
   return {
     render(view) {
@@ -30,6 +35,7 @@ export function renderIncrementally(rendering: IncrementalRendering): RunRendere
     },
     async finish(view) {
       showSteps(view);
+      if (view.steps.length > stepsShown) rendering.stepsCut(view.steps.length - stepsShown);
       await rendering.end(view);
     },
   };

@@ -1,3 +1,5 @@
+import { answerCutNote } from './wording.js';
+
 const FENCE = /^\s*(```+|~~~+)(.*)$/;
 
 /**
@@ -33,6 +35,23 @@ export function splitMessage(text: string, limit: number): string[] {
     if (chunk.trim()) parts.push(chunk);
   }
   return parts.length > 0 ? parts : [''];
+}
+
+/**
+ * Like {@link splitMessage}, but at most `maxParts` parts: past that the text is cut, and the last part
+ * ends with a note saying how much is shown (so one answer can never become thousands of messages).
+ */
+export function splitCapped(text: string, limit: number, maxParts: number): string[] {
+  const parts = splitMessage(text, limit);
+  if (parts.length <= maxParts) return parts;
+  const kept = parts.slice(0, maxParts);
+  const shownChars = () => kept.reduce((n, part) => n + part.length, 0);
+  const note = answerCutNote(shownChars(), text.length);
+  const last = kept[maxParts - 1]!;
+  const room = limit - note.length - 1;
+  kept[maxParts - 1] = last.length <= room ? last : splitMessage(last, room)[0]!;
+  kept[maxParts - 1] += `\n${answerCutNote(shownChars(), text.length)}`;
+  return kept;
 }
 
 /** The best place to cut within the first `room` characters. */

@@ -29,6 +29,16 @@ export const WORDING = {
   notInChannel: 'I could not post in this channel: add me to it first (`/invite`), then ask again.',
 } as const;
 
+/** The line in place of the steps past STEPS_SHOWN_MAX. */
+export function moreSteps(count: number): string {
+  return `… ${count.toLocaleString('en')} more step${count === 1 ? '' : 's'} not shown`;
+}
+
+/** The note ending an answer cut to ANSWER_MAX_MESSAGES messages. */
+export function answerCutNote(shownChars: number, totalChars: number): string {
+  return `(cut: the answer is ${totalChars.toLocaleString('en')} characters; the first ${shownChars.toLocaleString('en')} are shown)`;
+}
+
 /** The note under a step's text that was shortened for display (the model saw it whole). */
 export function cutNote(fullLength: number): string {
   return `cut: ${fullLength.toLocaleString('en')} characters in full`;

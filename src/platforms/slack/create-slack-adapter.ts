@@ -80,6 +80,7 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     assistant,
     users: createUserDirectory(logger),
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
+    maxMessages: config.ANSWER_MAX_MESSAGES,
     logger,
     work,
     dedupe: createDeduper(),

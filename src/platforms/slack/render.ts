@@ -3,7 +3,7 @@ import type { Logger } from '../../core/logger.js';
 import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
 import { outcomeText } from '../shared/run-view.js';
-import { WORDING } from '../shared/wording.js';
+import { answerCutNote, moreSteps, WORDING } from '../shared/wording.js';
 import { formatStep } from './format-steps.js';
 import { buildMessage, markdownToMessages, type SlackMessage } from './limits.js';
 import { createLiveMessage, postMessage, type SlackPlace } from './live-message.js';
@@ -29,6 +29,8 @@ export interface SlackRendererOptions {
   logger: Logger;
   /** Mrkdwn shown above the answer, e.g. who asked what with `/ask` (the command itself is invisible). */
   context?: string | undefined;
+  /** ANSWER_MAX_MESSAGES: messages one answer may take; past them it is cut with a note. */
+  maxMessages: number;
 }
 
 /** Renders the run view in Slack messages. */
@@ -90,11 +92,16 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
   const renderer = renderIncrementally({
     step: (step) => steps.add(formatStep(step)),
     streaming: (markdown) => answer.set(markdown ? { kind: 'stream', markdown } : { kind: 'thinking' }),
+    stepsCut: (count) => steps.add(`_${plainToMrkdwn(moreSteps(count))}_`),
     async end(view) {
       const shown = outcomeText(view);
       const messages =
         shown.kind === 'answer'
-          ? markdownToMessages(shown.note ? `${shown.text}\n\n_⚠️ ${shown.note}_` : shown.text, context)
+          ? capMessages(
+              markdownToMessages(shown.note ? `${shown.text}\n\n_⚠️ ${shown.note}_` : shown.text, context),
+              options.maxMessages,
+              shown.text.length,
+            )
           : [buildMessage([`:warning: ${plainToMrkdwn(shown.text)}`], context)];
       try {
         await answer.finish({ kind: 'done', message: messages[0]! });
@@ -118,6 +125,20 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
     ...renderer,
     delivered: async () => (await answer.posted()) !== undefined,
   };
+}
+
+/** At most `max` messages; the last one kept says how much of the answer is shown. */
+function capMessages(messages: SlackMessage[], max: number, totalChars: number): SlackMessage[] {
+  if (messages.length <= max) return messages;
+  const kept = messages.slice(0, max);
+  const shown = kept.reduce((n, m) => n + m.text.length, 0);
+  const last = kept[max - 1]!;
+  const note = plainToMrkdwn(answerCutNote(Math.min(shown, totalChars), totalChars));
+  kept[max - 1] = {
+    text: `${last.text}\n${note}`,
+    blocks: [...last.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: note }] }],
+  };
+  return kept;
 }
 
 function withEllipsis(message: SlackMessage): SlackMessage {

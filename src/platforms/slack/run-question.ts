@@ -25,6 +25,8 @@ export interface RunDeps {
   assistant: Assistant;
   users: UserDirectory;
   intervalMs: number;
+  /** ANSWER_MAX_MESSAGES. */
+  maxMessages: number;
   logger: Logger;
 }
 
@@ -45,6 +47,7 @@ export async function runQuestion(
     place: question.place,
     layout: question.layout,
     intervalMs: deps.intervalMs,
+    maxMessages: deps.maxMessages,
     logger,
     context: question.context,
   });

@@ -259,6 +259,22 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) =
     expect(all.replace(/\s+/g, ' ')).toBe(paragraphs.join(' '));
   });
 
+  it('cuts an answer to ANSWER_MAX_MESSAGES messages, the last saying how much is shown', async () => {
+    await start({ env: { ANSWER_MAX_MESSAGES: '2' } });
+    const paragraphs = Array.from(
+      { length: 80 },
+      (_, i) => `P${i + 1}: ${'lorem ipsum '.repeat(75).trim()}.`,
+    );
+    h.model.script({ content: paragraphs.join('\n\n') });
+    await ask(h, mention('write even more'));
+    const messages = topLevel(h);
+    expect(messages).toHaveLength(2);
+    expect(visibleText(messages[1]!)).toMatch(
+      /\(cut: the answer is 72,549 characters; the first 21,\d{3} are shown\)$/,
+    );
+    expect(seen(messages)).toContain('P1: lorem');
+  });
+
   it('never lets model text ping the channel or anyone', async () => {
     await start();
     h.model.script(
