@@ -90,7 +90,8 @@ export function scoreCorpus(
   for (const entry of entries) {
     const outcome = parse(entry);
     const ok = reads(outcome, entry.reading);
-    const kind = (score.byKind[entry.kind] ??= { correct: 0, total: 0 });
+    score.byKind[entry.kind] ??= { correct: 0, total: 0 };
+    const kind = score.byKind[entry.kind]!;
     kind.total++;
     score.total++;
     if (ok) {
