@@ -21,13 +21,15 @@ export interface Label {
 }
 
 const SEP = '[ \\t_-]{0,3}';
+/** Between the words of `Action Input`, where numbered replies put the step (`Action 2 Input`). */
+const NUM_SEP = '[ \\t_-]{0,3}(?:\\d{1,3}[ \\t_-]{0,3})?';
 const LABEL_WORDS = [
   `final${SEP}answer`,
   `final${SEP}response`,
   'answer',
   'thoughts?',
-  `action${SEP}input`,
-  `tool${SEP}input`,
+  `action${NUM_SEP}input`,
+  `tool${NUM_SEP}input`,
   'input',
   'arguments',
   'action',
@@ -81,7 +83,7 @@ const INLINE_AFTER_ACTION_RE = new RegExp(
 const HEAD_LIMIT = 120;
 
 function kindOf(word: string): LabelKind {
-  switch (word.toLowerCase().replace(/[ \t_-]/g, '')) {
+  switch (word.toLowerCase().replace(/[ \t_\d-]/g, '')) {
     case 'thought':
     case 'thoughts':
     case '思考':
