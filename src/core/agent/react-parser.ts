@@ -142,7 +142,8 @@ function parseStep(text: string, toolNames: readonly string[]): ReactStep {
   // The prompt's template copied onto the Action line, the real call written as the input.
   if (typeof input === 'string' && !matchTool(action.tool, toolNames)) {
     const call = parseAction(input, toolNames);
-    if (matchTool(call.tool, toolNames)) {
+    // Only a call form (`web_search("x")`, `web_search: x`): a sentence that mentions a tool is not one.
+    if (call.inline !== undefined && matchTool(call.tool, toolNames)) {
       action.tool = call.tool;
       input = call.inline ?? {};
     }

@@ -769,3 +769,11 @@ describe('parseReactOutput with tool schemas', () => {
     });
   });
 });
+
+describe('parseReactOutput: an unknown tool with a plain-text input', () => {
+  it('keeps the input when it only mentions a known tool', () => {
+    expect(parseReactOutput('Action: google\nAction Input: find it with web_search', TOOLS)).toEqual(
+      call('google', 'find it with web_search'),
+    );
+  });
+});
