@@ -12,12 +12,27 @@ import { findBlob, parseAction, toolStep } from './react-parser/action.js';
 import { finalStep } from './react-parser/final-answer.js';
 import { parseInput, type ToolInput } from './react-parser/input.js';
 import { type Label, scanLabels } from './react-parser/labels.js';
+import { proseAnswer } from './react-parser/prose.js';
+import { fitInput, type ToolShape } from './react-parser/schema-input.js';
 import { isFenceLine, proseText, sectionText } from './react-parser/section.js';
 import { invalid, type ReactStep } from './react-parser/step.js';
 import { maskThinking } from './react-parser/thinking.js';
+import { matchTool } from './react-parser/tool-name.js';
 
 export { finalAnswerStart } from './react-parser/final-answer.js';
+export type { ToolShape } from './react-parser/schema-input.js';
 export type { ReactStep } from './react-parser/step.js';
+
+/** Maps a plain-text input onto the tool's single field; with several fields, the reminder names them. */
+function fitStep(step: ReactStep, shapes: readonly ToolShape[]): ReactStep {
+  if (step.kind !== 'action') return step;
+  const fitted = fitInput(
+    step.input,
+    shapes.find((s) => s.name === step.tool),
+  );
+  if ('input' in fitted) return { ...step, input: fitted.input };
+  return invalid(step.thought, `Action Input must be JSON with ${fitted.fields.join(', ')}`.slice(0, 120));
+}
 
 /**
  * The Thought nearest before `end` (the decisive label), else the text before the first label, else the
@@ -47,8 +62,22 @@ function findThought(
   return thinking || undefined;
 }
 
-/** Parses one model reply in the text ReAct protocol into the step the agent should take. */
-export function parseReactOutput(text: string, toolNames: readonly string[]): ReactStep {
+/**
+ * Parses one model reply in the text ReAct protocol into the step the agent should take. Tools are names, or
+ * names with their JSON schema so that a plain-text input can be fitted to the tool's fields.
+ */
+export function parseReactOutput(text: string, tools: readonly (string | ToolShape)[]): ReactStep {
+  const shapes = tools.map((t) => (typeof t === 'string' ? { name: t } : t));
+  return fitStep(
+    parseStep(
+      text,
+      shapes.map((s) => s.name),
+    ),
+    shapes,
+  );
+}
+
+function parseStep(text: string, toolNames: readonly string[]): ReactStep {
   const normalized = text.replace(/\r\n?/g, '\n');
   if (!normalized.trim()) return invalid(undefined, 'empty reply');
   const { text: body, thinking } = maskThinking(normalized);
@@ -73,6 +102,10 @@ export function parseReactOutput(text: string, toolNames: readonly string[]): Re
     if (blob) {
       const before = labels.filter((l) => l.start < blob.at);
       return { ...blob.step, thought: findThought(body, before, blob.at, thinking) };
+    }
+    if (labels.length === 0) {
+      const answer = proseAnswer(body);
+      if (answer) return { kind: 'final', thought: thinking || undefined, answer };
     }
     const reason = labels.some((l) => l.kind === 'input')
       ? 'Action Input without an Action'
@@ -106,6 +139,15 @@ export function parseReactOutput(text: string, toolNames: readonly string[]): Re
     }
   }
   input ??= action.inline ?? {};
+  // The prompt's template copied onto the Action line, the real call written as the input.
+  if (typeof input === 'string' && !matchTool(action.tool, toolNames)) {
+    const call = parseAction(input, toolNames);
+    // Only a call form (`web_search("x")`, `web_search: x`): a sentence that mentions a tool is not one.
+    if (call.inline !== undefined && matchTool(call.tool, toolNames)) {
+      action.tool = call.tool;
+      input = call.inline ?? {};
+    }
+  }
 
   const step = action.tool ? toolStep(action.tool, input, thought, toolNames) : undefined;
   if (step) return step;

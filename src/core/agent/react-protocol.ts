@@ -33,7 +33,7 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
       });
       const usage = completion.usage;
       const cut = completion.finishReason === 'length';
-      const parsed = parseReactOutput(completion.content, names);
+      const parsed = parseReactOutput(completion.content, tools);
       switch (parsed.kind) {
         case 'final':
           stream.finish(parsed.answer);

@@ -88,7 +88,11 @@ const fixtureExpectations: Record<string, ReactStep> = {
     { query: 'USD to EUR exchange rate today' },
     'I will look up the exchange rate.',
   ),
-  'llama3-no-format.txt': remind('no Action or Final Answer found'),
+  // Unlabelled prose that answers is the answer (issue 17): no reminder round trip.
+  'llama3-no-format.txt': answer(
+    'The capital of Australia is Canberra, not Sydney as many people assume. It was purpose-built\n' +
+      'as a compromise between Sydney and Melbourne and became the capital in 1913.',
+  ),
   'llama3-thought-then-prose.txt': remind(
     'no Action or Final Answer found',
     'I know this one without using any tools.\n\n' +
@@ -371,6 +375,31 @@ const toolNameCases: Case[] = [
 ];
 
 const inputCases: Case[] = [
+  [
+    'numbered `Action 2 Input:`',
+    'Action 2: calculator\nAction 2 Input: {"expression": "1"}',
+    call('calculator', { expression: '1' }),
+  ],
+  [
+    'a space before the call brackets',
+    'Action: calculator ({"expression": "1"})',
+    call('calculator', { expression: '1' }),
+  ],
+  [
+    'a JSON action in a ~~~ fence after Action:',
+    'Action:\n~~~\n{"action": "calculator", "action_input": {"expression": "1"}}\n~~~',
+    call('calculator', { expression: '1' }),
+  ],
+  [
+    'a stop word cut part-way',
+    'Action: web_search\nAction Input: Paris\nObserv',
+    call('web_search', 'Paris'),
+  ],
+  [
+    'the prompt template on the Action line, the call in the input',
+    'Action: the action to take, should be one of [calculator, web_search]\nAction Input: web_search("x")',
+    call('web_search', 'x'),
+  ],
   ['`tool: args` on the Action line', 'Thought: x\nAction: calculator: 2+2', call('calculator', '2+2', 'x')],
   ['`tool("args")` call syntax', 'Thought: x\nAction: calculator("2+2")', call('calculator', '2+2', 'x')],
   ["`tool('args')` with single quotes", "Action: read_file('notes.txt')", call('read_file', 'notes.txt')],
@@ -445,6 +474,18 @@ const inputCases: Case[] = [
 ];
 
 const finalCases: Case[] = [
+  [
+    'unlabelled prose that answers',
+    'The capital of France is Paris.',
+    answer('The capital of France is Paris.'),
+  ],
+  ['Finish[…] of the ReAct paper', 'Thought 3: done.\nAction 3: Finish[Paris]', answer('Paris', 'done.')],
+  [
+    'a made-up next Question ends the answer',
+    'Final Answer: Paris.\nQuestion: and Spain?\nThought: search',
+    answer('Paris.'),
+  ],
+  ['<think> then prose', '<think>easy</think>\nParis.', answer('Paris.', 'easy')],
   ['canonical final answer', 'Thought: x\nFinal Answer: Paris', answer('Paris', 'x')],
   ['FINAL ANSWER in capitals', 'THOUGHT: X\nFINAL ANSWER: PARIS', answer('PARIS', 'X')],
   ['final answer on the Thought line', 'Thought: easy. Final Answer: 4', answer('4', 'easy.')],
@@ -516,7 +557,8 @@ const orderCases: Case[] = [
 const invalidCases: Case[] = [
   ['empty text', '', remind('empty reply')],
   ['whitespace only', '  \n\t\n', remind('empty reply')],
-  ['plain prose', 'The capital of France is Paris.', remind('no Action or Final Answer found')],
+  ['prose that only narrates a plan', 'I will now search for it.', remind('no Action or Final Answer found')],
+  ['prose cut mid-sentence', 'The capital of France is', remind('no Action or Final Answer found')],
   [
     'Thought followed by prose',
     'Thought: I know this.\nThe answer is Paris.',
@@ -581,7 +623,8 @@ describe('parseReactOutput details', () => {
   });
 
   it('gives reasons short enough for a reminder', () => {
-    const reasons = [...invalidCases.map(([, t]) => parse(t)), parse(fixture('llama3-no-format.txt'))]
+    const reasons = invalidCases
+      .map(([, t]) => parse(t))
       .filter((s): s is Extract<ReactStep, { kind: 'invalid' }> => s.kind === 'invalid')
       .map((s) => s.reason);
     for (const reason of reasons) expect(reason.length).toBeLessThan(60);
@@ -678,11 +721,59 @@ describe('finalAnswerStart on streamed prefixes', () => {
 
   it('streams every label-based final answer fixture', () => {
     // Not streamed, only answered: a JSON blob has no label, and `Action: None` is an Action until parsed whole.
-    const notStreamed = ['langchain-json-blob-final.txt', 'action-none-then-final.txt'];
+    const notStreamed = [
+      'langchain-json-blob-final.txt',
+      'action-none-then-final.txt',
+      'llama3-no-format.txt',
+    ];
     const streamable = files.filter(
       (f) => fixtureExpectations[f]!.kind === 'final' && !notStreamed.includes(f),
     );
     expect(streamable.length).toBeGreaterThan(5);
     for (const file of streamable) expect(finalAnswerStart(fixture(file)), file).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('parseReactOutput with tool schemas', () => {
+  const tools = [
+    {
+      name: 'web_search',
+      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    },
+    {
+      name: 'convert',
+      parameters: {
+        type: 'object',
+        properties: { amount: { type: 'number' }, from: { type: 'string' }, to: { type: 'string' } },
+        required: ['amount', 'from', 'to'],
+      },
+    },
+  ];
+
+  it('maps a plain-text input onto the single required field', () => {
+    expect(parseReactOutput('Action: web_search\nAction Input: Paris', tools)).toEqual(
+      call('web_search', { query: 'Paris' }),
+    );
+  });
+
+  it('reminds the model of the fields when there are several', () => {
+    expect(parseReactOutput('Action: convert\nAction Input: 100 USD in EUR', tools)).toEqual(
+      remind('Action Input must be JSON with amount, from, to'),
+    );
+  });
+
+  it('leaves broken JSON for the tool to reject', () => {
+    expect(parseReactOutput('Action: convert\nAction Input: {"amount": 1, "fr', tools)).toMatchObject({
+      kind: 'action',
+      tool: 'convert',
+    });
+  });
+});
+
+describe('parseReactOutput: an unknown tool with a plain-text input', () => {
+  it('keeps the input when it only mentions a known tool', () => {
+    expect(parseReactOutput('Action: google\nAction Input: find it with web_search', TOOLS)).toEqual(
+      call('google', 'find it with web_search'),
+    );
   });
 });

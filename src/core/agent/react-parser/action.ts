@@ -3,8 +3,9 @@
  * `calculator: 2+2`, a JSON action object). "Final Answer" given as the tool is read as the answer.
  */
 import { parseCallArgs, parseInput, type ToolInput } from './input.js';
-import { asObject, isBlank, parseObject, scanBalanced } from './literal.js';
-import { stripFence } from './section.js';
+import { asObject, isBlank, parseLiteral, parseObject, scanBalanced } from './literal.js';
+import { nativeCall } from './native-call.js';
+import { fenceAt, stripFence } from './section.js';
 import type { ReactStep } from './step.js';
 import { cleanName, findToolWord, isFinalAnswerName, matchTool } from './tool-name.js';
 
@@ -18,8 +19,26 @@ interface ParsedAction {
   inline: ToolInput | undefined;
 }
 
+const WRAPPER_KEYS = ['tool_call', 'tool_calls', 'function_call', 'action'];
+
+/** The action inside a one-key wrapper (`{"tool_call": {…}}`) or a one-item list (`[{…}]`), else `v` itself. */
+function unwrap(v: unknown): Record<string, unknown> | undefined {
+  for (let depth = 0; depth < 3; depth++) {
+    if (Array.isArray(v) && v.length === 1) v = v[0];
+    const obj = asObject(v);
+    const keys = obj ? Object.keys(obj) : [];
+    const inner =
+      keys.length === 1 && WRAPPER_KEYS.includes(keys[0]!.toLowerCase()) ? obj![keys[0]!] : undefined;
+    if (inner === undefined || typeof inner === 'string') return obj;
+    v = inner;
+  }
+  return asObject(v);
+}
+
 /** A LangChain-style JSON action (`{"action": "calculator", "action_input": {...}}`) or a leaked tool call. */
-function interpretBlob(obj: Record<string, unknown>): { tool: string; input: ToolInput } | undefined {
+function interpretBlob(value: unknown): { tool: string; input: ToolInput } | undefined {
+  const obj = unwrap(value);
+  if (!obj) return undefined;
   const fn = asObject(obj.function);
   const name = [obj.action, obj.tool, obj.tool_name, obj.name, fn?.name].find(
     (v): v is string => typeof v === 'string' && v.trim() !== '',
@@ -42,13 +61,18 @@ function interpretBlob(obj: Record<string, unknown>): { tool: string; input: Too
   return { tool: name.trim(), input };
 }
 
+/** The bracketed value `s` starts with, or all of `s` when it is not closed. */
+function sliceBalanced(s: string): string {
+  const b = scanBalanced(s, 0);
+  return b.end >= 0 ? s.slice(0, b.end) : s;
+}
+
 /** The tool name (canonicalised when known) and any input written on the Action line itself. */
 export function parseAction(content: string, toolNames: readonly string[]): ParsedAction {
   let s = content.trim();
-  if (s.startsWith('```')) s = stripFence(s).trim();
-  if (s.startsWith('{')) {
-    const obj = parseObject(s);
-    const blob = obj ? interpretBlob(obj) : undefined;
+  if (fenceAt(s)) s = stripFence(s).trim();
+  if (s.startsWith('{') || s.startsWith('[{')) {
+    const blob = interpretBlob(s.startsWith('{') ? parseObject(s) : parseLiteral(sliceBalanced(s))?.value);
     if (!blob) return { tool: '', inline: undefined };
     return { tool: matchTool(blob.tool, toolNames) ?? blob.tool, inline: blob.input };
   }
@@ -56,7 +80,9 @@ export function parseAction(content: string, toolNames: readonly string[]): Pars
   const firstLine = (nl < 0 ? s : s.slice(0, nl)).trim();
   const restLines = nl < 0 ? '' : s.slice(nl + 1).trim();
   const restInput = restLines ? parseInput(restLines) : undefined;
-  if (NO_TOOL_RE.test(cleanName(firstLine).slice(0, 20))) return { tool: '', inline: undefined };
+  // `None (direct response required)`: a note in brackets does not make it a tool.
+  const bare = cleanName(firstLine.slice(0, 60).replace(/\s*\([^()]*\)\s*$/, ''));
+  if (NO_TOOL_RE.test(bare.slice(0, 20))) return { tool: '', inline: undefined };
 
   const m = NAME_RE.exec(s);
   if (m) {
@@ -68,7 +94,16 @@ export function parseAction(content: string, toolNames: readonly string[]): Pars
     const closers = m[0].slice(0, lead).includes('[') ? '`\'"*>]' : '`\'"*>';
     while (p < s.length && closers.includes(s[p]!)) p++;
     const known = matchTool(token, toolNames);
-    const c = s[p];
+    let c = s[p];
+    // `tool ({"q": "x"})`: a call with a space before its brackets, on a known tool only.
+    if (known && (c === ' ' || c === '\t')) {
+      let k = p;
+      while (k < s.length && (s[k] === ' ' || s[k] === '\t') && k - p < 4) k++;
+      if (s[k] === '(') {
+        p = k;
+        c = '(';
+      }
+    }
     if (c === '(' || c === '[') {
       const b = scanBalanced(s, p);
       return {
@@ -119,18 +154,29 @@ export function findBlob(
   toolNames: readonly string[],
 ): { step: ReactStep; at: number } | undefined {
   let tries = 0;
-  // Only objects that start a line, and only the first few: prose with braces in it is not an action.
+  const native = nativeCall(body);
+  if (native) {
+    const tool = matchTool(native.tool, toolNames) ?? native.tool;
+    const step = toolStep(tool, native.input, undefined, toolNames);
+    return step && { step, at: native.at };
+  }
+  // Only objects (or one-item lists) that start a line, and only the first few: prose with braces is not an action.
   for (let i = body.indexOf('{'); i >= 0 && tries < 3; i = body.indexOf('{', i + 1)) {
     let k = i - 1;
     while (k >= 0 && (body[k] === ' ' || body[k] === '\t')) k--;
+    const listed = k >= 0 && body[k] === '[';
+    if (listed) k--;
+    while (listed && k >= 0 && (body[k] === ' ' || body[k] === '\t')) k--;
     if (k >= 0 && body[k] !== '\n') continue;
     tries++;
-    const obj = parseObject(body.slice(i));
-    const blob = obj ? interpretBlob(obj) : undefined;
+    const at = listed ? body.lastIndexOf('[', i) : i;
+    const blob = interpretBlob(
+      listed ? parseLiteral(sliceBalanced(body.slice(at)))?.value : parseObject(body.slice(i)),
+    );
     if (!blob) continue;
     const tool = matchTool(blob.tool, toolNames) ?? blob.tool;
     const step = toolStep(tool, blob.input, undefined, toolNames);
-    return step && { step, at: i };
+    return step && { step, at };
   }
   return undefined;
 }

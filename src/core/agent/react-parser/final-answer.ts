@@ -3,13 +3,30 @@
  */
 import { type Label, scanLabels } from './labels.js';
 import { isBlank } from './literal.js';
-import { proseText } from './section.js';
+import { fenceAt, proseText } from './section.js';
 import { invalid, type ReactStep } from './step.js';
 import { maskThinking } from './thinking.js';
 
-/** The step for a Final Answer label: everything after it is the answer. */
+/** A line that starts a turn the model made up after its answer: a new Question, Thought or Human turn. */
+const MADE_UP_TURN_RE =
+  /^[ \t]{0,8}(?:\*\*)?(?:Question|Thought|Human)(?:[ \t]{0,3}\d{1,3})?(?:\*\*)?[ \t]{0,3}[:：]/;
+
+/** Where the answer that starts at `from` ends: at a made-up next turn outside code fences, else at the end. */
+function answerEnd(body: string, from: number): number {
+  let fence: string | undefined;
+  for (let start = body.indexOf('\n', from) + 1; start > 0; start = body.indexOf('\n', start) + 1) {
+    const nl = body.indexOf('\n', start);
+    const line = body.slice(start, Math.min(nl < 0 ? body.length : nl, start + 40));
+    const opened = fenceAt(line.trimStart());
+    if (opened) fence = fence === opened ? undefined : (fence ?? opened);
+    else if (!fence && MADE_UP_TURN_RE.test(line)) return start;
+  }
+  return body.length;
+}
+
+/** The step for a Final Answer label: everything after it is the answer, up to a turn the model made up. */
 export function finalStep(body: string, label: Label, thought: string | undefined): ReactStep {
-  const answer = proseText(body, label, body.length).trim();
+  const answer = proseText(body, label, answerEnd(body, label.contentStart)).trim();
   return answer ? { kind: 'final', thought, answer } : invalid(thought, 'Final Answer is empty');
 }
 

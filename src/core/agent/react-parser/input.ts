@@ -3,7 +3,7 @@
  * arguments, or plain text, sometimes followed by an Observation the model made up itself.
  */
 import { parseKeywordArgs, parseLiteral, parseObject, stringEnd } from './literal.js';
-import { dropDanglingFence, stripFence } from './section.js';
+import { dropDanglingFence, fenceAt, stripFence } from './section.js';
 
 /** A tool's input: an object when one could be read, else the raw text. */
 export type ToolInput = Record<string, unknown> | string;
@@ -18,12 +18,19 @@ function cutObservation(s: string): string {
   return out;
 }
 
+/** Drops a last line that is the start of `Observation:`, left when a server cuts at the stop word part-way. */
+function dropPartialStop(s: string): string {
+  const nl = s.lastIndexOf('\n');
+  const last = s.slice(nl + 1).trim();
+  return nl >= 0 && last.length >= 3 && 'Observation:'.startsWith(last) ? s.slice(0, nl).trimEnd() : s;
+}
+
 const EMPTY_INPUT_RE = /^(?:none|null|nil|n\/?a|nothing|no input|empty|\{\s{0,8}\}|\(\s{0,8}\))$/i;
 
 /** Interprets a tool input: a JSON(-ish) object, a quoted string, or else the raw text; empty → {}. */
 export function parseInput(raw: string): ToolInput {
-  let s = raw.trim();
-  if (s.startsWith('```')) s = stripFence(s).trim();
+  let s = dropPartialStop(raw.trim());
+  if (fenceAt(s)) s = stripFence(s).trim();
   else if (s.startsWith('`')) {
     let a = 0;
     let b = s.length;

@@ -21,13 +21,15 @@ export interface Label {
 }
 
 const SEP = '[ \\t_-]{0,3}';
+/** Between the words of `Action Input`, where numbered replies put the step (`Action 2 Input`). */
+const NUM_SEP = '[ \\t_-]{0,3}(?:\\d{1,3}[ \\t_-]{0,3})?';
 const LABEL_WORDS = [
   `final${SEP}answer`,
   `final${SEP}response`,
   'answer',
   'thoughts?',
-  `action${SEP}input`,
-  `tool${SEP}input`,
+  `action${NUM_SEP}input`,
+  `tool${NUM_SEP}input`,
   'input',
   'arguments',
   'action',
@@ -61,14 +63,13 @@ const HEADING_LABEL_RE = new RegExp(
   `^#{1,6}[ \\t]{0,4}(\\*\\*|__)?(${LABEL_WORDS})(?:[ \\t]{0,3}\\d{1,3})?(\\*\\*|__)?[ \\t]{0,3}[:：]?[ \\t\\r]{0,8}$`,
   'i',
 );
-const INLINE_PREFIX = '(?<=^|[\\s.,;!?)\\]*_>。，！？；])(\\*\\*|__)?';
+// No lookbehinds: what may precede an inline label is checked in code (afterThought / afterAction), which keeps
+// the scan of a long line fast.
+const INLINE_PREFIX = '(\\*\\*|__)?';
 const INLINE_SUFFIX = '(?:[ \\t]{0,3}\\d{1,3})?(\\*\\*|__)?[ \\t]{0,3}[:：]';
-/** After a sentence end (`easy. Final`), a wide gap, or as a bold label — not mid-sentence ("check the Action: x"). */
-const INLINE_THOUGHT_PREFIX =
-  '(?:(?<=[.!?。！？;；:)\\]][ \\t]{0,3})|(?<=[ \\t]{2})|(?<=\\s)(?=\\*\\*|__))(\\*\\*|__)?';
 /** Labels that may follow a Thought on the same line ("Thought: easy. Final Answer: 4"). */
 const INLINE_AFTER_THOUGHT_RE = new RegExp(
-  `${INLINE_THOUGHT_PREFIX}(final${SEP}answer|action|最终答案|行动)${INLINE_SUFFIX}`,
+  `${INLINE_PREFIX}(final${SEP}answer|action|最终答案|行动)${INLINE_SUFFIX}`,
   'gi',
 );
 /** Labels that may follow an Action on the same line ("Action: calculator Action Input: {…}"). */
@@ -77,11 +78,27 @@ const INLINE_AFTER_ACTION_RE = new RegExp(
   'gi',
 );
 
+const isSpace = (c: string | undefined): boolean => c === ' ' || c === '\t';
+
+/** After a sentence end (`easy. Final`), a wide gap, or as a bold label — not mid-sentence ("check the Action: x"). */
+function afterThought(line: string, at: number, bold: boolean): boolean {
+  let k = at - 1;
+  while (k >= at - 3 && isSpace(line[k])) k--;
+  if (k >= 0 && '.!?。！？;；:)]'.includes(line[k]!)) return true;
+  if (isSpace(line[at - 1]) && isSpace(line[at - 2])) return true;
+  return bold && /\s/.test(line[at - 1] ?? '');
+}
+
+/** At the start of the line or after a space, punctuation or markup. */
+function afterAction(line: string, at: number): boolean {
+  return at === 0 || /[\s.,;!?)\]*_>。，！？；]/.test(line[at - 1]!);
+}
+
 /** Longest prefix of a line that can hold a label; keeps the anchored regex's work bounded. */
 const HEAD_LIMIT = 120;
 
 function kindOf(word: string): LabelKind {
-  switch (word.toLowerCase().replace(/[ \t_-]/g, '')) {
+  switch (word.toLowerCase().replace(/[ \t_\d-]/g, '')) {
     case 'thought':
     case 'thoughts':
     case '思考':
@@ -165,9 +182,16 @@ function inlineLabel(
   if (!re || from >= line.length) return undefined;
   // Most lines have no colon left; skip the regex for them.
   if (line.indexOf(':', from) < 0 && line.indexOf('：', from) < 0) return undefined;
+  const placed = (m: RegExpExecArray): boolean =>
+    re === INLINE_AFTER_ACTION_RE
+      ? afterAction(line, m.index)
+      : afterThought(line, m.index, m[1] !== undefined);
   re.lastIndex = from;
   let m = re.exec(line);
-  while (m && !isDeliberate(m[2]!)) m = re.exec(line);
+  while (m && !(placed(m) && isDeliberate(m[2]!))) {
+    re.lastIndex = m.index + 1;
+    m = re.exec(line);
+  }
   if (!m) return undefined;
   const at = lineStart + m.index;
   return makeLabel(text, kindOf(m[2]!), at, at + m[0].length, m[1], m[3] !== undefined);

@@ -7,16 +7,24 @@ import type { Label } from './labels.js';
 const FENCE_LANG_RE =
   /^(?:json5?|jsonc|js|javascript|ts|typescript|python|py|text|txt|plaintext|yaml|sh|bash)[ \t]+/i;
 
+const FENCES = ['```', "'''", '~~~'];
+
+/** The fence (```, ''' or ~~~) that `s` starts with, or undefined. */
+export function fenceAt(s: string): string | undefined {
+  return FENCES.find((f) => s.startsWith(f));
+}
+
 /** The content of the code fence that `s` starts with (language tag dropped, text after the fence ignored). */
 export function stripFence(s: string): string {
+  const fence = fenceAt(s) ?? '```';
   const firstNl = s.indexOf('\n');
   if (firstNl < 0) {
     const inner = s.slice(3).replace(FENCE_LANG_RE, '');
-    const close = inner.indexOf('```');
+    const close = inner.indexOf(fence);
     return close >= 0 ? inner.slice(0, close) : inner;
   }
   const body = s.slice(firstNl + 1);
-  const close = body.startsWith('```') ? 0 : body.indexOf('\n```');
+  const close = body.startsWith(fence) ? 0 : body.indexOf(`\n${fence}`);
   return close < 0 ? body : body.slice(0, close);
 }
 

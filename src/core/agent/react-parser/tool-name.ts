@@ -60,8 +60,9 @@ export function findToolWord(line: string, toolNames: readonly string[]): string
   return found.size === 1 ? [...found][0] : undefined;
 }
 
-/** Whether an Action names "Final Answer" (and no real tool of that name exists). */
+const FINAL_KEYS = new Set(['finalanswer', '最终答案', 'finish']);
+
+/** Whether an Action names "Final Answer" or the ReAct paper's `Finish` (and no real tool of that name exists). */
 export function isFinalAnswerName(name: string, toolNames: readonly string[]): boolean {
-  const key = nameKey(name);
-  return (key === 'finalanswer' || key === '最终答案') && !matchTool(name, toolNames);
+  return FINAL_KEYS.has(nameKey(name)) && !matchTool(name, toolNames);
 }
