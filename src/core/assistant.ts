@@ -1,6 +1,7 @@
 import type { AgentEventHandler, RunResult } from './agent/events.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
+import type { ConversationContext } from './memory/types.js';
 
 /** A question addressed to the bot in one conversation (channel, thread or DM). */
 export interface AskRequest {
@@ -46,6 +47,8 @@ export interface Assistant {
   usage(asker: Asker, key: string): Promise<UsageReport>;
   reset(key: string): Promise<void>;
   memory(key: string): Promise<MemoryReport>;
+  /** The conversation so far as remembered: the summary of older turns and the turns kept verbatim. */
+  history(key: string): Promise<ConversationContext>;
   /** Stops taking work and waits for runs and memory compression in flight. */
   close(): Promise<void>;
 }

@@ -136,6 +136,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       return governor.report(asker, key);
     },
     memory: (key) => memory.report(key),
+    history: (key) => memory.context(key),
     async close() {
       closing = true;
       await queue.idle();

@@ -128,6 +128,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
         usage: vi.fn(),
         reset: vi.fn(),
         memory: vi.fn(),
+        history: vi.fn(),
         close: vi.fn(),
       };
       const logger = createLogger({ level: 'silent', secrets: [] });
