@@ -6,7 +6,7 @@ const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const RULE = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 const QUOTE = /^ {0,3}>\s?(.*)$/;
-const TABLE_DIVIDER = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
+const TABLE_DIVIDER = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 const HOLE = /\u0000(\d+)\u0000/g;
 const HAS_HOLE = /\u0000\d+\u0000/;
 
@@ -106,7 +106,7 @@ export function renderMarkdown(text) {
       out.push('<hr>');
       continue;
     }
-    if (line.includes('|') && TABLE_DIVIDER.test(lines[i + 1] ?? '')) {
+    if (line.includes('|') && (lines[i + 1] ?? '').includes('|') && TABLE_DIVIDER.test(lines[i + 1])) {
       flush();
       const rows = [cells(line, 'th')];
       for (i += 2; i < lines.length && lines[i].includes('|') && lines[i].trim(); i++)
