@@ -2,6 +2,7 @@ import { createLogger } from '../../../src/core/logger.js';
 import { createWebAdapter, type WebAdapter } from '../../../src/platforms/web/create-web-adapter.js';
 import type { WebRun } from '../../../src/platforms/web/web-run.js';
 import { createHttpServer } from '../../../src/server/http-server.js';
+import type { FakeOpenAIOptions } from '../../fakes/openai-server.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 import { type EventFeed, WebClient } from './web-client.js';
 
@@ -14,9 +15,12 @@ export interface WebBed {
   close(): Promise<void>;
 }
 
-/** Starts a bed; `env` adds settings (strings, as in .env). */
-export async function startWebBed(env: Record<string, string> = {}): Promise<WebBed> {
-  const test = await startTestCore({ WEB_CHAT: 'true', ...env });
+/** Starts a bed; `env` adds settings (strings, as in .env), `fake` configures the scripted model. */
+export async function startWebBed(
+  env: Record<string, string> = {},
+  fake: FakeOpenAIOptions = {},
+): Promise<WebBed> {
+  const test = await startTestCore({ WEB_CHAT: 'true', ...env }, fake);
   const logger = createLogger({ level: 'silent', secrets: [] });
   const http = createHttpServer({ logger, readiness: () => [] });
   const adapter = createWebAdapter(
