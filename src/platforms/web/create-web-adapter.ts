@@ -16,7 +16,7 @@ import { readJson } from './request-body.js';
 import { hostAllowed, sameOrigin } from './request-guard.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { startRun } from './start-run.js';
-import { loadStaticFiles } from './static-files.js';
+import { mountStaticFiles } from './static-files.js';
 
 /** The longest question the page sends. */
 export const MAX_QUESTION_CHARS = 8000;
@@ -70,18 +70,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     };
   };
 
-  for (const file of loadStaticFiles()) {
-    http.mount('GET', file.path, (req, res) => {
-      if (!hostAllowed(req, gate.required)) return reply(res, 403, { error: 'unknown host' });
-      res.writeHead(200, {
-        ...SECURITY_HEADERS,
-        'content-type': file.type,
-        'content-length': String(file.body.length),
-        'cache-control': 'no-cache',
-      });
-      res.end(req.method === 'HEAD' ? undefined : file.body);
-    });
-  }
+  mountStaticFiles(http, (req) => hostAllowed(req, gate.required));
 
   http.mount(
     'GET',
