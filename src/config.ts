@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 import { parseRate } from './core/governance/rate.js';
+import { isLoopback } from './platforms/web/loopback.js';
 
 // Node timers take at most 2^31-1 ms; a larger value would fire at once.
 const int = (fallback: number, min = 1) =>
@@ -114,6 +115,13 @@ const schema = z.object({
     .string()
     .regex(/^\/[\w-]+$/)
     .default('/usage'),
+  WEB_CHAT: bool(false),
+  WEB_HOST: z
+    .string()
+    .trim()
+    .regex(/^[\w.:-]+$/, 'must be a host name or an IP address, e.g. 127.0.0.1 or 0.0.0.0')
+    .default('127.0.0.1'),
+  WEB_CHAT_TOKEN: optionalText,
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   SHUTDOWN_GRACE_MS: int(8000, 0),
@@ -153,6 +161,7 @@ export const SECRET_KEYS = [
   'SLACK_BOT_TOKEN',
   'SLACK_SIGNING_SECRET',
   'SLACK_APP_TOKEN',
+  'WEB_CHAT_TOKEN',
 ] as const satisfies readonly (keyof Config)[];
 
 /** Parses the environment once; throws a ConfigError listing every problem at once. */
@@ -191,6 +200,12 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     if ((config.SLACK_APP_TOKEN || config.SLACK_SIGNING_SECRET) && !config.SLACK_BOT_TOKEN) {
       problems.push('SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set.');
+    }
+    if (config.WEB_CHAT && !config.WEB_CHAT_TOKEN && !isLoopback(config.WEB_HOST)) {
+      problems.push(
+        `WEB_CHAT_TOKEN: required when the web chat listens beyond this machine (WEB_HOST=${config.WEB_HOST}); ` +
+          'set a long random token, which the page asks for once, or keep WEB_HOST=127.0.0.1.',
+      );
     }
   }
   if (problems.length > 0 || !config) throw new ConfigError(problems);

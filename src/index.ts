@@ -124,8 +124,10 @@ async function listen(
   if (platformsNeedHttp) ports.add(config.PORT);
   if (config.HEALTH_PORT !== undefined) ports.add(config.HEALTH_PORT);
   for (const port of ports) {
-    const bound = await http.listen(port);
-    logger.info({ port: bound }, 'HTTP server listening (GET /healthz, GET /readyz)');
+    // The web chat serves conversations on PORT, so PORT binds to WEB_HOST (loopback by default) while it is on.
+    const host = config.WEB_CHAT && port === config.PORT ? config.WEB_HOST : undefined;
+    const bound = await http.listen(port, host);
+    logger.info({ port: bound, host }, 'HTTP server listening (GET /healthz, GET /readyz)');
   }
 }
 

@@ -35,7 +35,11 @@ describe('architecture boundaries', () => {
       imports(file)
         .filter(
           (spec) =>
-            platformNames.some((name) => spec.toLowerCase().includes(name)) ||
+            // A platform's folder or module by name (`web-search.js` is a tool, not the `web` platform).
+            spec
+              .toLowerCase()
+              .split('/')
+              .some((part) => platformNames.includes(part.replace(/\.[jt]s$/, ''))) ||
             /discord\.js|@slack\/|(^|\/)(platforms|server)\//.test(spec),
         )
         .map((spec) => `${file} imports ${spec}`),

@@ -1,6 +1,7 @@
 import type { AgentEventHandler, RunResult } from './agent/events.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
+import type { ConversationContext } from './memory/types.js';
 
 /** A question addressed to the bot in one conversation (channel, thread or DM). */
 export interface AskRequest {
@@ -48,6 +49,8 @@ export interface Assistant {
   memory(key: string): Promise<MemoryReport>;
   /** Why the assistant is not working properly right now (e.g. memory writes failing), for /readyz. */
   health(): string | undefined;
+  /** The conversation so far as remembered: the summary of older turns and the turns kept verbatim. */
+  history(key: string): Promise<ConversationContext>;
   /** Stops taking work and waits for runs and memory compression in flight. */
   close(): Promise<void>;
 }

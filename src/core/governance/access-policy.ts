@@ -28,13 +28,14 @@ export async function isAdmin(policy: AccessPolicy, asker: Asker): Promise<boole
 }
 
 /**
- * Applies the access lists: a block always wins; in a DM only ALLOW_DMS counts of the channel rules; an
+ * Applies the access lists: a block always wins; a platform-gated asker passes the allow lists; in a DM only ALLOW_DMS counts of the channel rules; an
  * empty allow list lets everyone in; ALLOW_USERS and ALLOW_ROLES each suffice; admins pass the user lists
  * and ALLOW_DMS. Admin rights are looked up only when a rule depends on them.
  */
 export async function decideAccess(policy: AccessPolicy, asker: Asker): Promise<AccessDecision> {
   const refuse = (rule: string): AccessDecision => ({ allowed: false, rule });
   if (policy.BLOCK_USERS.includes(asker.userId)) return refuse('BLOCK_USERS');
+  if (asker.platformGated) return { allowed: true };
   if (asker.dm) {
     if (!policy.ALLOW_DMS && !(await isAdmin(policy, asker))) return refuse('ALLOW_DMS');
   } else {

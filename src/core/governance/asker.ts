@@ -15,4 +15,9 @@ export interface Asker {
    * promise when it takes a lookup, awaited only where it matters.
    */
   platformAdmin?: boolean | PromiseLike<boolean> | undefined;
+  /**
+   * The platform decides itself who reaches it (the web chat's token): the allow lists (ALLOW_USERS,
+   * ALLOW_ROLES, ALLOW_CHANNELS, ALLOW_DMS) do not apply; BLOCK_USERS still does.
+   */
+  platformGated?: boolean | undefined;
 }

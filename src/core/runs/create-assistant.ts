@@ -150,6 +150,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     },
     memory: (key) => memory.report(key),
     health: () => writeFailure,
+    history: (key) => memory.context(key),
     async close() {
       closing = true;
       await queue.idle();

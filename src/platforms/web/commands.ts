@@ -1,0 +1,56 @@
+import type { Assistant } from '../../core/assistant.js';
+import type { Asker } from '../../core/governance/asker.js';
+import type { Logger } from '../../core/logger.js';
+import { formatMemoryReport } from '../shared/format-step.js';
+import { formatUsageReport } from '../shared/format-usage.js';
+import { WORDING } from '../shared/wording.js';
+
+/** What `/help` says. */
+export const HELP =
+  'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent. ' +
+  '“New chat” starts another conversation.';
+
+/** The confirmation of `/reset`. */
+export const RESET_DONE = 'Memory of this chat cleared.';
+
+/** A command's reply; `cleared` when the conversation was forgotten. */
+export interface CommandReply {
+  reply: string;
+  cleared?: boolean;
+}
+
+/** What a command works on. */
+export interface CommandContext {
+  assistant: Assistant;
+  asker: Asker;
+  key: string;
+  logger: Logger;
+}
+
+/** Runs `/reset`, `/memory`, `/usage` or `/help`; undefined when `text` is a question, not a command. */
+export async function runCommand(text: string, ctx: CommandContext): Promise<CommandReply | undefined> {
+  const { assistant, key } = ctx;
+  const attempt = async (run: () => Promise<CommandReply>): Promise<CommandReply> => {
+    try {
+      return await run();
+    } catch (err) {
+      ctx.logger.error({ err, key }, 'a web chat command failed');
+      return { reply: WORDING.commandFailed };
+    }
+  };
+  switch (text.trim().toLowerCase()) {
+    case '/help':
+      return { reply: HELP };
+    case '/reset':
+      return attempt(async () => {
+        await assistant.reset(key);
+        return { reply: RESET_DONE, cleared: true };
+      });
+    case '/memory':
+      return attempt(async () => ({ reply: formatMemoryReport(await assistant.memory(key)) }));
+    case '/usage':
+      return attempt(async () => ({ reply: formatUsageReport(await assistant.usage(ctx.asker, key)) }));
+    default:
+      return undefined;
+  }
+}

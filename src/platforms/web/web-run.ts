@@ -1,0 +1,52 @@
+import { OBSERVATION_CHARS, THOUGHT_CHARS } from '../shared/display-limits.js';
+import { cut, formatAction, formatObservation } from '../shared/format-step.js';
+import { isEnded, outcomeText, type RunPhase, type RunView, type StepView } from '../shared/run-view.js';
+
+/** One step as the page shows it: labelled Thought / Action / Observation, text already cut for display. */
+export interface WebStep {
+  /** `more` stands for the steps past the display limit. */
+  kind: StepView['kind'] | 'more';
+  text: string;
+  /** False for an observation of a failed tool call. */
+  ok: boolean;
+}
+
+/** One question and its run as the page shows it; the state a reconnecting page catches up from. */
+export interface WebRun {
+  id: string;
+  question: string;
+  phase: RunPhase;
+  steps: WebStep[];
+  /** The answer so far (markdown), or the final answer once `phase` is `final`. */
+  answer: string;
+  /** Under a final answer: why it is incomplete. */
+  note?: string;
+  /** Instead of an answer: why there is none (failed, cancelled, refused, limited). */
+  problem?: string;
+}
+
+/** A step of the run view, cut for display. */
+export function webStep(step: StepView): WebStep {
+  switch (step.kind) {
+    case 'thought':
+      return { kind: 'thought', text: cut(step.text, THOUGHT_CHARS).text, ok: true };
+    case 'action':
+      return { kind: 'action', text: formatAction(step.tool, step.input), ok: true };
+    case 'observation':
+      return { kind: 'observation', text: formatObservation(step.text, OBSERVATION_CHARS), ok: step.ok };
+  }
+}
+
+/** Brings `run` up to `view`'s ending: the answer with its note, or the problem instead. */
+export function endRun(run: WebRun, view: RunView): void {
+  if (!isEnded(view)) return;
+  run.phase = view.phase;
+  const shown = outcomeText(view);
+  if (shown.kind === 'answer') {
+    run.answer = shown.text;
+    if (shown.note) run.note = shown.note;
+  } else {
+    run.answer = '';
+    run.problem = shown.text;
+  }
+}
