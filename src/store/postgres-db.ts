@@ -38,6 +38,7 @@ export interface PostgresDb {
   withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
   /** Why `err` happened, in a few words, without the password. */
   explain(err: unknown): string;
+
   /** Ends the pool; later calls reject with a StorageError. Closing twice is harmless. */
   close(): Promise<void>;
 }

@@ -1,4 +1,7 @@
 import type { PoolClient } from 'pg';
+import { StorageError } from '../core/errors.js';
+import { openPostgresDb, type PostgresDb, type PostgresOptions } from './postgres-db.js';
+import type { PostgresTarget } from './postgres-url.js';
 
 /**
  * Schema versions in order; migration N is recorded as version N in `schema_migrations`. Append only: a
@@ -88,5 +91,26 @@ export async function migratePostgres(client: PoolClient, schema: string): Promi
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
+  }
+}
+
+/**
+ * Opens a pool on `target` and migrates its schema; rejects with a StorageError naming the host, port and
+ * database (never the password) when that fails.
+ */
+export async function openMigratedDb(
+  target: PostgresTarget,
+  options: PostgresOptions = {},
+): Promise<PostgresDb> {
+  const db = openPostgresDb(target, options);
+  try {
+    await db.withClient((client) => migratePostgres(client, target.schema));
+    return db;
+  } catch (err) {
+    await db.close();
+    throw new StorageError(
+      `Cannot open the ${target.describe}: ${db.explain(err)}. Check that Postgres runs there and the URL is right.`,
+      err,
+    );
   }
 }

@@ -1,8 +1,7 @@
-import { StorageError } from '../core/errors.js';
 import type { ConversationStore, StoredTurn } from '../core/ports/conversation-store.js';
 import type { Store } from '../core/ports/store.js';
-import { openPostgresDb, type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
-import { migratePostgres } from './postgres-migrations.js';
+import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
+import { openMigratedDb } from './postgres-migrations.js';
 import type { PostgresTarget } from './postgres-url.js';
 import { postgresUsage } from './postgres-usage.js';
 
@@ -31,16 +30,7 @@ export async function openPostgresStore(
   target: PostgresTarget,
   options: PostgresOptions = {},
 ): Promise<Store> {
-  const db = openPostgresDb(target, options);
-  try {
-    await db.withClient((client) => migratePostgres(client, target.schema));
-  } catch (err) {
-    await db.close();
-    throw new StorageError(
-      `Cannot open the ${target.describe}: ${db.explain(err)}. Check that Postgres runs there and DATABASE_URL is right.`,
-      err,
-    );
-  }
+  const db = await openMigratedDb(target, options);
   return { ...postgresConversations(db), ...postgresUsage(db) };
 }
 
