@@ -83,6 +83,7 @@ const schema = z.object({
 
   // Memory and runs
   DATABASE_URL: z.string().default('sqlite:./data/thinkthread.db'),
+  DATABASE_POOL_SIZE: int(10),
   MEMORY_MAX_TOKENS: int(2000),
   MEMORY_KEEP_TURNS: int(4, 0),
   MEMORY_SUMMARY_MAX_TOKENS: int(600),

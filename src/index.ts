@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   let core: Awaited<ReturnType<typeof createCore>>;
   let store: Awaited<ReturnType<typeof createStore>>;
   try {
-    store = await createStore(config.DATABASE_URL);
+    store = await createStore(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
     core = await createCore({ ...coreOptionsFrom(config), store, usage: store, logger });
   } catch (err) {
     if (err instanceof ThinkthreadError) exitWith(`thinkthread cannot start: ${redact(err.message)}`);

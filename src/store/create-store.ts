@@ -1,10 +1,14 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import type { Store } from '../core/ports/store.js';
+import type { PostgresOptions } from './postgres-db.js';
+import { openPostgresStore } from './postgres-store.js';
+import { isPostgresUrl, parsePostgresUrl } from './postgres-url.js';
 import { openSqliteStore, SQLITE_MEMORY_PATH } from './sqlite-store.js';
 
 const SUPPORTED =
-  'supported: sqlite:<path> (e.g. sqlite:./data/thinkthread.db, sqlite:/var/lib/thinkthread.db, sqlite::memory:)';
+  'supported: sqlite:<path> (e.g. sqlite:./data/thinkthread.db, sqlite:/var/lib/thinkthread.db, sqlite::memory:) ' +
+  'and postgres://user:password@host:5432/database';
 
 /**
  * The SQLite file path a `sqlite:` URL names, resolved against `cwd`: `sqlite:./rel`, `sqlite:rel`,
@@ -15,7 +19,7 @@ export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   if (scheme !== 'sqlite') {
     // Only the scheme is echoed: a Postgres URL carries a password.
-    const named = scheme ? `"${scheme}:" is not supported yet` : 'has no scheme';
+    const named = scheme ? `"${scheme}:" is not supported` : 'has no scheme';
     throw new ConfigError([`DATABASE_URL: ${named}; ${SUPPORTED}.`]);
   }
   let path = url.slice('sqlite:'.length);
@@ -25,7 +29,11 @@ export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
-/** Opens the store (conversations and usage) `databaseUrl` names; throws a ConfigError for an unsupported scheme. */
-export async function createStore(databaseUrl: string): Promise<Store> {
+/**
+ * Opens the store (conversations and usage) `databaseUrl` names: SQLite, or Postgres with a pool of
+ * `postgres.poolSize` connections. Throws a ConfigError for an unsupported scheme.
+ */
+export async function createStore(databaseUrl: string, postgres: PostgresOptions = {}): Promise<Store> {
+  if (isPostgresUrl(databaseUrl)) return openPostgresStore(parsePostgresUrl(databaseUrl), postgres);
   return openSqliteStore(sqlitePathOf(databaseUrl));
 }

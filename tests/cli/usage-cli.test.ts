@@ -224,7 +224,7 @@ describe('npm run usage', { timeout: 60_000 }, () => {
     const missing = join(dir, 'nowhere', 'none.db');
     const runs = await Promise.all([
       usage([], { DATABASE_URL: `sqlite:${missing}` }, dir),
-      usage([], { DATABASE_URL: 'postgres://bot:s3cret@db.internal/thinkthread' }, dir),
+      usage([], { DATABASE_URL: 'mysql://bot:s3cret@db.internal/thinkthread' }, dir),
       usage([], { DATABASE_URL: `sqlite:${dir}` }, dir),
       usage([], { ...env, DEFAULT_TIMEZONE: 'Mars/Olympus' }, dir),
       usage([], { ...env, LLM_PRICE_OUTPUT_PER_MTOK: 'cheap' }, dir),
@@ -237,7 +237,7 @@ describe('npm run usage', { timeout: 60_000 }, () => {
     }
     expect(runs[0]!.stderr).toContain(`there is no database at ${missing}`);
     expect(existsSync(missing)).toBe(false);
-    expect(runs[1]!.stderr).toContain('"postgres:" is not supported yet');
+    expect(runs[1]!.stderr).toContain('"mysql:" is not supported');
     expect(runs[1]!.stderr).not.toContain('s3cret');
     expect(runs[2]!.stderr).toContain('Cannot open the database');
     expect(runs[3]!.stderr).toContain('DEFAULT_TIMEZONE: unknown time zone "Mars/Olympus"');

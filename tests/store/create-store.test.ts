@@ -21,9 +21,9 @@ describe('sqlitePathOf', () => {
   });
 
   it('rejects other schemes without echoing credentials', () => {
-    const attempt = () => sqlitePathOf('postgres://bot:s3cret-pass@db.internal/thinkthread');
+    const attempt = () => sqlitePathOf('mysql://bot:s3cret-pass@db.internal/thinkthread');
     expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow(/DATABASE_URL: "postgres:" is not supported yet; supported: sqlite:/);
+    expect(attempt).toThrow(/DATABASE_URL: "mysql:" is not supported; supported: sqlite:.* and postgres:/);
     try {
       attempt();
     } catch (err) {

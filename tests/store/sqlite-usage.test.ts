@@ -1,43 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/sqlite-migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
-
-const root = resolve(import.meta.dirname, '../..');
-const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
-
-/** Starts a racing worker; resolves once it is ready, with a function that starts it and awaits its tally. */
-async function startWorker(env: Record<string, string>): Promise<() => Promise<string>> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', tsxLoader, join(root, 'tests/store/usage-admit-worker.ts')],
-    { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => {
-    err += d.toString('utf8');
-  });
-  const exited = new Promise<number | null>((done) => child.on('exit', done));
-  await new Promise<void>((ready, failed) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString('utf8');
-      if (out.startsWith('ready\n')) ready();
-    });
-    void exited.then(() => failed(new Error(`worker exited before it was ready: ${err}`)));
-  });
-  return async () => {
-    child.stdin!.write('go\n');
-    const code = await exited;
-    if (code !== 0) throw new Error(`worker exited with ${code}: ${err}`);
-    return out.slice('ready\n'.length).trim();
-  };
-}
+import { startWorker } from './spawn-worker.js';
 
 // The behaviour every store shares is in sqlite-store.contract.test.ts; this file keeps what is SQLite's own.
 describe('SQLite usage store', () => {
@@ -53,11 +21,14 @@ describe('SQLite usage store', () => {
 
   it('admits exactly the limit in total when three processes race for it', { timeout: 60_000 }, async () => {
     await openSqliteStore(path).close();
-    const env = { WORKER_DB: path, WORKER_ASKS: '40', WORKER_LIMIT: '50' };
+    const env = {
+      WORKER_DATABASE_URL: `sqlite:${path}`,
+      WORKER_OPEN: 'early',
+      WORKER_ASKS: '40',
+      WORKER_LIMIT: '50',
+    };
     const workers = await Promise.all([startWorker(env), startWorker(env), startWorker(env)]);
-    const tallies = (await Promise.all(workers.map((go) => go()))).map(
-      (line) => JSON.parse(line) as { admitted: number; failed: number },
-    );
+    const tallies = await Promise.all(workers.map((go) => go()));
     expect(tallies.map((t) => t.failed)).toEqual([0, 0, 0]);
     expect(tallies.reduce((n, t) => n + t.admitted, 0)).toBe(50);
     const store = openSqliteStore(path);

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { StoredUsageRecord } from '../core/ports/usage-store.js';
+import { Rollback } from './postgres-db.js';
+import { openMigratedDb } from './postgres-migrations.js';
+import type { PostgresTarget } from './postgres-url.js';
+import type { ExportedConversation } from './sqlite-export.js';
+import { rowOf } from './sqlite-usage-rows.js';
+
+/** Writes copied data into a Postgres store, each piece at most once however often it is run. */
+export interface PostgresImport {
+  /** Copies a conversation with its turns (in order, new ids) unless the key exists there; true if copied. */
+  conversation(c: ExportedConversation): Promise<boolean>;
+  /** Copies the records not copied before; resolves with how many were new. */
+  usage(records: readonly StoredUsageRecord[]): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * A record's identity across copies: its source id and the fields fixed when it was taken (a pending
+ * record completed later keeps it). Stored in `usage.imported_from`, whose unique index skips a second copy.
+ */
+export const sourceIdentity = (r: StoredUsageRecord): string =>
+  `sqlite:${r.id}:${createHash('sha256')
+    .update(JSON.stringify([r.at, r.platform, r.key, r.userId, r.model, r.protocol]))
+    .digest('hex')
+    .slice(0, 16)}`;
+
+/** Opens (and migrates) the Postgres store at `target` for an import. */
+export async function openPostgresImport(target: PostgresTarget): Promise<PostgresImport> {
+  const db = await openMigratedDb(target, { poolSize: 2, statementTimeoutMs: 60_000 });
+  return {
+    conversation: (c) =>
+      db.transaction('copy a conversation', async (sql) => {
+        // A key already there (copied before, or live since) is left alone: its memory is never merged.
+        const created = await sql(
+          `INSERT INTO conversations (key, summary, summary_tokens, summarized_turns, version, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING`,
+          [c.key, c.summary, c.summaryTokens, c.summarizedTurns, c.version, c.updatedAt],
+        );
+        if (created.rowCount !== 1) throw new Rollback(false);
+        if (c.turns.length > 0) {
+          await sql(
+            `INSERT INTO turns (key, author, question, answer, tokens, created_at)
+             SELECT $1, author, question, answer, tokens, created_at
+               FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[])
+                    WITH ORDINALITY AS t(author, question, answer, tokens, created_at, n)
+              ORDER BY n`,
+            [
+              c.key,
+              c.turns.map((t) => t.author),
+              c.turns.map((t) => t.question),
+              c.turns.map((t) => t.answer),
+              c.turns.map((t) => t.tokens),
+              c.turns.map((t) => t.createdAt),
+            ],
+          );
+        }
+        return true;
+      }),
+    async usage(records) {
+      if (records.length === 0) return 0;
+      const rows = records.map((r) => ({ ...rowOf(r), imported_from: sourceIdentity(r) }));
+      const column = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
+      const inserted = await db.query(
+        'copy usage records',
+        `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
+           completion_tokens, tools, duration_ms, imported_from)
+         SELECT at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
+                completion_tokens, tools::jsonb, duration_ms, imported_from
+           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                       $8::int[], $9::int[], $10::int[], $11::text[], $12::int[], $13::text[])
+                WITH ORDINALITY AS t(at, platform, key, user_id, model, protocol, outcome, model_calls,
+                  prompt_tokens, completion_tokens, tools, duration_ms, imported_from, n)
+          ORDER BY n
+         ON CONFLICT (imported_from) DO NOTHING`,
+        [
+          column('at'),
+          column('platform'),
+          column('key'),
+          column('user_id'),
+          column('model'),
+          column('protocol'),
+          column('outcome'),
+          column('model_calls'),
+          column('prompt_tokens'),
+          column('completion_tokens'),
+          column('tools'),
+          column('duration_ms'),
+          column('imported_from'),
+        ],
+      );
+      return inserted.rowCount ?? 0;
+    },
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,116 @@
+import type { PoolClient } from 'pg';
+import { StorageError } from '../core/errors.js';
+import { openPostgresDb, type PostgresDb, type PostgresOptions } from './postgres-db.js';
+import type { PostgresTarget } from './postgres-url.js';
+
+/**
+ * Schema versions in order; migration N is recorded as version N in `schema_migrations`. Append only: a
+ * released migration never changes, a new one is added after it. Times are ms since the epoch (BIGINT).
+ */
+export const PG_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE conversations (
+    key TEXT PRIMARY KEY,
+    summary TEXT,
+    summary_tokens INTEGER NOT NULL DEFAULT 0,
+    summarized_turns INTEGER NOT NULL DEFAULT 0,
+    version INTEGER NOT NULL DEFAULT 0,
+    updated_at BIGINT NOT NULL
+  );
+  CREATE TABLE turns (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key TEXT NOT NULL,
+    author TEXT NOT NULL,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    tokens INTEGER NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX turns_by_key ON turns (key, id);
+  CREATE TABLE usage (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at BIGINT NOT NULL,
+    platform TEXT NOT NULL,
+    key TEXT NOT NULL,
+    user_id TEXT,
+    model TEXT NOT NULL,
+    protocol TEXT NOT NULL,
+    outcome TEXT NOT NULL
+      CHECK (outcome IN ('pending', 'answered', 'failed', 'cancelled', 'refused', 'limited', 'summary')),
+    model_calls INTEGER NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    tools JSONB NOT NULL,
+    duration_ms INTEGER NOT NULL,
+    -- Set only on records copied by npm run migrate: the source record's identity, so a copy is made once.
+    imported_from TEXT UNIQUE
+  );
+  CREATE INDEX usage_by_at ON usage (at);
+  CREATE INDEX usage_by_user ON usage (user_id, at);
+  CREATE INDEX usage_by_key ON usage (key, at);
+  `,
+];
+
+/**
+ * Brings `schema` up to date in one transaction on `client`. A transaction-scoped advisory lock (keyed by
+ * the schema) makes replicas that start together migrate one after the other: the later ones find the
+ * versions recorded and apply nothing. Returns the version it started from.
+ */
+export async function migratePostgres(client: PoolClient, schema: string): Promise<number> {
+  await client.query('BEGIN');
+  try {
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('thinkthread:migrate:' || $1, 0))", [
+      schema,
+    ]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS "${schema}".schema_migrations (
+         version INTEGER PRIMARY KEY,
+         applied_at BIGINT NOT NULL
+       )`,
+    );
+    const { rows } = await client.query<{ v: number | null }>(
+      `SELECT MAX(version) AS v FROM "${schema}".schema_migrations`,
+    );
+    const from = rows[0]?.v ?? 0;
+    if (from > PG_MIGRATIONS.length) {
+      throw new Error(
+        `schema version ${from} is newer than this build understands (${PG_MIGRATIONS.length}); upgrade thinkthread`,
+      );
+    }
+    await client.query(`SET LOCAL search_path TO "${schema}"`);
+    for (let version = from + 1; version <= PG_MIGRATIONS.length; version++) {
+      await client.query(PG_MIGRATIONS[version - 1]!);
+      await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [
+        version,
+        Date.now(),
+      ]);
+    }
+    await client.query('COMMIT');
+    return from;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Opens a pool on `target` and migrates its schema; rejects with a StorageError naming the host, port and
+ * database (never the password) when that fails.
+ */
+export async function openMigratedDb(
+  target: PostgresTarget,
+  options: PostgresOptions = {},
+): Promise<PostgresDb> {
+  const db = openPostgresDb(target, options);
+  try {
+    await db.withClient((client) => migratePostgres(client, target.schema));
+    return db;
+  } catch (err) {
+    await db.close();
+    throw new StorageError(
+      `Cannot open the ${target.describe}: ${db.explain(err)}. Check that Postgres runs there and the URL is right.`,
+      err,
+    );
+  }
+}

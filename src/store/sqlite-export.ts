@@ -1,0 +1,97 @@
+import Database from 'better-sqlite3';
+import { StorageError } from '../core/errors.js';
+import type { StoredTurn } from '../core/ports/conversation-store.js';
+import type { StoredUsageRecord } from '../core/ports/usage-store.js';
+import { MIGRATIONS } from './sqlite-migrations.js';
+import { recordOf, type UsageRow } from './sqlite-usage-rows.js';
+
+/** One conversation as SQLite stores it: its summary, counters and turns (oldest first). */
+export interface ExportedConversation {
+  key: string;
+  summary: string | null;
+  summaryTokens: number;
+  summarizedTurns: number;
+  version: number;
+  updatedAt: number;
+  turns: StoredTurn[];
+}
+
+/** A read-only view of a SQLite store, read in one snapshot until it is closed. */
+export interface SqliteExport {
+  conversations(): Iterable<ExportedConversation>;
+  /** Usage records in id order, `batch` at a time. */
+  usage(batch: number): Iterable<StoredUsageRecord[]>;
+  close(): void;
+}
+
+/**
+ * Opens the SQLite store at `path` read-only (it must exist and be a thinkthread database of a version this
+ * build knows) and starts one read transaction, so a bot still writing to it cannot tear the copy.
+ */
+export function openSqliteExport(path: string): SqliteExport {
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    throw new StorageError(`Cannot open the SQLite database ${path}: ${(err as Error).message}`, err);
+  }
+  try {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version < 1 || version > MIGRATIONS.length) {
+      throw new Error(
+        version < 1
+          ? 'it is not a thinkthread database'
+          : `its schema version ${version} is newer than this build`,
+      );
+    }
+    db.exec('BEGIN');
+    const hasUsage = version >= 2;
+    const selectConversations = db.prepare<
+      [],
+      Omit<ExportedConversation, 'turns'> & {
+        summary_tokens: number;
+        summarized_turns: number;
+        updated_at: number;
+      }
+    >(
+      'SELECT key, summary, summary_tokens, summarized_turns, version, updated_at FROM conversations ORDER BY key',
+    );
+    const selectTurns = db.prepare<[string], StoredTurn>(
+      'SELECT id, author, question, answer, tokens, created_at AS createdAt FROM turns WHERE key = ? ORDER BY id',
+    );
+    const selectUsage = hasUsage
+      ? db.prepare<[number, number], UsageRow>('SELECT * FROM usage WHERE id > ? ORDER BY id LIMIT ?')
+      : undefined;
+    return {
+      *conversations() {
+        for (const c of selectConversations.iterate()) {
+          yield {
+            key: c.key,
+            summary: c.summary,
+            summaryTokens: c.summary_tokens,
+            summarizedTurns: c.summarized_turns,
+            version: c.version,
+            updatedAt: c.updated_at,
+            turns: selectTurns.all(c.key),
+          };
+        }
+      },
+      *usage(batch) {
+        if (!selectUsage) return;
+        for (let after = 0; ; ) {
+          const rows = selectUsage.all(after, batch);
+          if (rows.length === 0) return;
+          yield rows.map(recordOf);
+          after = rows[rows.length - 1]!.id;
+        }
+      },
+      close() {
+        if (db.inTransaction) db.exec('COMMIT');
+        db.close();
+      },
+    };
+  } catch (err) {
+    db.close();
+    throw new StorageError(`Cannot read the SQLite database ${path}: ${(err as Error).message}`, err);
+  }
+}

@@ -1,0 +1,31 @@
+import type { Store } from '../../src/core/ports/store.js';
+import { openPostgresStore } from '../../src/store/postgres-store.js';
+import { parsePostgresUrl } from '../../src/store/postgres-url.js';
+import { type StoreFixture, storeContract } from '../contract/store-contract.js';
+import { usageContract } from '../contract/usage-contract.js';
+import { dropSchema, freshSchema, postgresSuite, withSchema } from './postgres-test-db.js';
+
+postgresSuite('Postgres store contract', (url) => {
+  // Each test gets a schema of its own, dropped after it.
+  async function openFixture(): Promise<StoreFixture> {
+    const schema = freshSchema();
+    const target = parsePostgresUrl(withSchema(url, schema), 'TEST_DATABASE_URL');
+    const opened: Store[] = [];
+    const open = async () => {
+      const store = await openPostgresStore(target, { poolSize: 4 });
+      opened.push(store);
+      return store;
+    };
+    return {
+      store: await open(),
+      reopen: open,
+      async cleanup() {
+        for (const store of opened) await store.close();
+        await dropSchema(url, schema);
+      },
+    };
+  }
+
+  storeContract('Postgres', openFixture);
+  usageContract('Postgres', openFixture);
+});
