@@ -1,6 +1,7 @@
 import type { AgentEventHandler, RunResult } from './agent/events.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
+import type { ToolGroup } from './ports/tool-source.js';
 
 /** A question addressed to the bot in one conversation (channel, thread or DM). */
 export interface AskRequest {
@@ -37,6 +38,11 @@ export interface MemoryReport {
   summarizedTurns: number;
 }
 
+/** What `/tools` shows: the tools in force, grouped by where they come from, with each server's state. */
+export interface ToolReport {
+  groups: readonly ToolGroup[];
+}
+
 /** The platform-neutral service every adapter talks to. Failures arrive as `error` events too. */
 export interface Assistant {
   ask(request: AskRequest, onEvent: AgentEventHandler): Promise<AskOutcome>;
@@ -46,6 +52,8 @@ export interface Assistant {
   usage(asker: Asker, key: string): Promise<UsageReport>;
   reset(key: string): Promise<void>;
   memory(key: string): Promise<MemoryReport>;
+  /** `/tools`: the tools in force now, built-in and from MCP servers. */
+  tools(): ToolReport;
   /** Why the assistant is not working properly right now (e.g. memory writes failing), for /readyz. */
   health(): string | undefined;
   /** Stops taking work and waits for runs and memory compression in flight. */
