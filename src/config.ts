@@ -79,6 +79,8 @@ const schema = z.object({
     .default('en'),
   WIKIPEDIA_API_URL: z.string().default('https://{lang}.wikipedia.org'),
   DEFAULT_TIMEZONE: optionalText,
+  MCP_CONFIG: optionalText,
+  MCP_CONNECT_TIMEOUT_MS: int(10_000),
 
   // Memory and runs
   DATABASE_URL: z.string().default('sqlite:./data/thinkthread.db'),
@@ -114,6 +116,10 @@ const schema = z.object({
     .string()
     .regex(/^\/[\w-]+$/)
     .default('/usage'),
+  SLACK_TOOLS_COMMAND: z
+    .string()
+    .regex(/^\/[\w-]+$/)
+    .default('/tools'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   SHUTDOWN_GRACE_MS: int(8000, 0),
