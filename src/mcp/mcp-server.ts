@@ -9,6 +9,8 @@ import { formatToolResult } from './format-result.js';
 import { type McpCall, toCoreTool } from './mcp-tool.js';
 import { messageOf, openClient } from './open-client.js';
 
+/** The SDK's own call timeout is a backstop: the core's TOOL_TIMEOUT_MS deadline fires first and says so. */
+const BACKSTOP_MARGIN_MS = 1000;
 /** Lines of a stdio server's stderr kept to explain why it stopped. */
 const TAIL_LINES = 5;
 
@@ -85,12 +87,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     try {
       result = await current.client.callTool({ name: tool, arguments: args }, undefined, {
         signal: context.signal,
-        timeout: options.callTimeoutMs,
+        timeout: options.callTimeoutMs + BACKSTOP_MARGIN_MS,
       });
     } catch (err) {
       if (context.signal.aborted || isAbortError(err)) throw err;
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
-        throw new ToolError(`no answer from the MCP server "${name}" within ${options.callTimeoutMs} ms.`);
+        throw new ToolError(`the MCP server "${name}" did not answer in time.`);
       }
       if (!(err instanceof McpError) || err.code === ErrorCode.ConnectionClosed) {
         lost(current, `the connection failed during a call: ${messageOf(err)}`);
