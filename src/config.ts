@@ -80,6 +80,8 @@ const schema = z.object({
     .default('en'),
   WIKIPEDIA_API_URL: z.string().default('https://{lang}.wikipedia.org'),
   DEFAULT_TIMEZONE: optionalText,
+  MCP_CONFIG: optionalText,
+  MCP_CONNECT_TIMEOUT_MS: int(10_000),
 
   // Memory and runs
   DATABASE_URL: z.string().default('sqlite:./data/thinkthread.db'),
@@ -116,6 +118,10 @@ const schema = z.object({
     .string()
     .regex(/^\/[\w-]+$/)
     .default('/usage'),
+  SLACK_TOOLS_COMMAND: z
+    .string()
+    .regex(/^\/[\w-]+$/)
+    .default('/tools'),
   WEB_CHAT: bool(false),
   WEB_HOST: z
     .string()

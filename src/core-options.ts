@@ -3,8 +3,14 @@ import type { CoreOptions } from './core/create-core.js';
 import { createRedactor } from './core/logger.js';
 import type { ToolSettings } from './core/tools/registry.js';
 
-/** The core's options from the parsed configuration; the caller adds the stores and the logger. */
-export function coreOptionsFrom(config: Config): Omit<CoreOptions, 'store' | 'usage' | 'logger'> {
+/**
+ * The core's options from the parsed configuration; the caller adds the stores and the logger. `secrets`
+ * are scrubbed along with SECRET_KEYS (e.g. values mcp.json expanded from the environment).
+ */
+export function coreOptionsFrom(
+  config: Config,
+  secrets: readonly string[] = [],
+): Omit<CoreOptions, 'store' | 'usage' | 'logger'> {
   return {
     model: {
       apiKey: config.OPENAI_API_KEY,
@@ -54,7 +60,7 @@ export function coreOptionsFrom(config: Config): Omit<CoreOptions, 'store' | 'us
       timeZone: config.DEFAULT_TIMEZONE,
       prices: { input: config.LLM_PRICE_INPUT_PER_MTOK, output: config.LLM_PRICE_OUTPUT_PER_MTOK },
     },
-    redact: createRedactor(SECRET_KEYS.map((key) => config[key])),
+    redact: createRedactor([...SECRET_KEYS.map((key) => config[key]), ...secrets]),
   };
 }
 

@@ -6,6 +6,8 @@ import { ConfigError, ThinkthreadError } from './core/errors.js';
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import type { ConversationStore } from './core/ports/conversation-store.js';
 import { coreOptionsFrom } from './core-options.js';
+import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
+import { loadMcp, startMcp } from './mcp/start-mcp.js';
 import { createConsoleChat } from './platforms/console/console-chat.js';
 import { platformCheck } from './platforms/readiness-check.js';
 import { enabledPlatforms } from './platforms/registry.js';
@@ -17,24 +19,35 @@ import { createStore } from './store/create-store.js';
 async function main(): Promise<void> {
   dotenv.config({ quiet: true });
   let config: Config;
+  let mcp: McpConfig | undefined;
   try {
     config = parseConfig(process.env);
+    mcp = loadMcp(config.MCP_CONFIG, process.env);
   } catch (err) {
     if (err instanceof ConfigError) exitWith(configHelp(err));
+    if (err instanceof McpConfigError) exitWith(`thinkthread cannot start: ${err.message}`);
     throw err;
   }
   const platforms = enabledPlatforms(config);
   // In the terminal chat, info lines on stderr would interleave with the conversation.
   const level = config.LOG_LEVEL ?? (platforms.length === 0 ? 'warn' : 'info');
-  const secrets = SECRET_KEYS.map((k) => config[k]);
+  // Values mcp.json takes from the environment (tokens in env and headers) are as secret as the keys.
+  const secrets = [...SECRET_KEYS.map((k) => config[k]), ...(mcp?.secrets ?? [])];
   const logger = createLogger({ level, secrets });
   const redact = createRedactor(secrets);
 
   let core: Awaited<ReturnType<typeof createCore>>;
   let store: Awaited<ReturnType<typeof createStore>>;
+  const mcpTools = await startMcp(mcp, { settings: config, logger, redact });
   try {
     store = await createStore(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
-    core = await createCore({ ...coreOptionsFrom(config), store, usage: store, logger });
+    core = await createCore({
+      ...coreOptionsFrom(config, mcp?.secrets),
+      toolSources: mcpTools ? [mcpTools] : [],
+      store,
+      usage: store,
+      logger,
+    });
   } catch (err) {
     if (err instanceof ThinkthreadError) exitWith(`thinkthread cannot start: ${redact(err.message)}`);
     throw err;
@@ -75,7 +88,7 @@ async function main(): Promise<void> {
     logger.info({ reason }, 'shutting down');
     await Promise.allSettled(adapters.map((a) => a.stop()));
     await http.close();
-    await core.close().finally(() => store.close());
+    await core.close().finally(() => Promise.all([store.close(), mcpTools?.close()]));
     process.exit(code);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -2,6 +2,7 @@ import type { AgentEventHandler, RunResult } from './agent/events.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
 import type { ConversationContext } from './memory/types.js';
+import type { ToolGroup } from './ports/tool-source.js';
 
 /** A question addressed to the bot in one conversation (channel, thread or DM). */
 export interface AskRequest {
@@ -38,6 +39,11 @@ export interface MemoryReport {
   summarizedTurns: number;
 }
 
+/** What `/tools` shows: the tools in force, grouped by where they come from, with each server's state. */
+export interface ToolReport {
+  groups: readonly ToolGroup[];
+}
+
 /** The platform-neutral service every adapter talks to. Failures arrive as `error` events too. */
 export interface Assistant {
   ask(request: AskRequest, onEvent: AgentEventHandler): Promise<AskOutcome>;
@@ -47,6 +53,8 @@ export interface Assistant {
   usage(asker: Asker, key: string): Promise<UsageReport>;
   reset(key: string): Promise<void>;
   memory(key: string): Promise<MemoryReport>;
+  /** `/tools`: the tools in force now, built-in and from MCP servers. */
+  tools(): ToolReport;
   /** Why the assistant is not working properly right now (e.g. memory writes failing), for /readyz. */
   health(): string | undefined;
   /** The conversation so far as remembered: the summary of older turns and the turns kept verbatim. */

@@ -7,6 +7,7 @@ import { createChannelMemory } from './memory/channel-memory.js';
 import { createSummarizer } from './memory/summarizer.js';
 import type { MemoryBudget } from './memory/types.js';
 import type { ConversationStore } from './ports/conversation-store.js';
+import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
@@ -28,6 +29,8 @@ export interface CoreOptions {
   summaryModel?: string | undefined;
   agent: AgentSettings;
   tools: ToolSettings;
+  /** Tools beyond the built-in ones, e.g. from MCP servers; they may come and go while the bot runs. */
+  toolSources?: readonly ToolSource[] | undefined;
   memory: MemoryBudget;
   runs: RunQueueLimits;
   /** Folder of the prompt templates. */
@@ -47,9 +50,10 @@ export interface CoreOptions {
 export async function createCore(options: CoreOptions): Promise<Core> {
   const { store, logger } = options;
   const prompts = loadPrompts(options.promptsDir);
+  const tools = combineTools([fixedTools(createTools(options.tools)), ...(options.toolSources ?? [])]);
   const agent = createAgent({
     model: createOpenAIChatModel(options.model),
-    tools: createTools(options.tools),
+    tools,
     prompts,
     settings: options.agent,
     logger,
@@ -84,7 +88,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         .summarized(key, spent, summaryModel)
         .catch((err: unknown) => logger.error({ key, err }, 'could not record a summary’s usage')),
   });
-  const assistant = createAssistant({ agent, memory, limits: options.runs, governor, logger });
+  const assistant = createAssistant({ agent, memory, limits: options.runs, governor, logger, tools });
   return {
     assistant,
     close: () => assistant.close(),

@@ -10,10 +10,14 @@ export function createRedactor(secrets: readonly (string | undefined)[]): (text:
   return (text) => text.replace(pattern, '[redacted]');
 }
 
-/** A pino logger to stderr whose every line has secret values scrubbed. */
-export function createLogger(options: { level: string; secrets: readonly (string | undefined)[] }): Logger {
+/** A pino logger to stderr (or to `write`, one JSON line at a time) whose every line has secret values scrubbed. */
+export function createLogger(options: {
+  level: string;
+  secrets: readonly (string | undefined)[];
+  write?: (line: string) => void;
+}): Logger {
   const redact = createRedactor(options.secrets);
-  const stream = pino.destination({ dest: 2, sync: true });
+  const stream = options.write ? { write: options.write } : pino.destination({ dest: 2, sync: true });
   return pino(
     {
       level: options.level,

@@ -1,6 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WORDING } from '../../src/platforms/shared/wording.js';
 import type { FakeOpenAI } from '../fakes/openai-server.js';
+import { startHttpMcpServer } from '../mcp/fixtures/http-mcp-server.js';
+import { writeMcpJson } from '../mcp/mcp-fixture.js';
 
 /**
  * What every platform adapter's test harness provides: a way to talk to the real adapter as a user
@@ -20,6 +25,8 @@ export interface AdapterHarness {
   memory(conversation?: string): Promise<string>;
   /** Runs the platform's usage command in `conversation`; resolves with the report shown. */
   usage(conversation?: string): Promise<string>;
+  /** Runs the platform's tools command in `conversation`; resolves with the list shown. */
+  tools(conversation?: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -158,6 +165,29 @@ export function adapterContract(name: string, createHarness: HarnessFactory, opt
       const report = await g.usage();
       expect(report).toMatch(/You today: 1 question, 150 tokens/);
       expect(report).toMatch(/This channel this month: 1 question, 150 tokens/);
+    });
+
+    it('lists the tools in force with /tools, grouped by MCP server, with each server’s state', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'thinkthread-contract-mcp-'));
+      const server = await startHttpMcpServer();
+      try {
+        const mcpJson = writeMcpJson(dir, {
+          remote: { url: server.url, tools: ['echo', 'fail'] },
+          gone: { command: join(dir, 'no-such-server') },
+        });
+        g = await createHarness({ MCP_CONFIG: mcpJson });
+        const report = await g.tools();
+        expect(report).toMatch(/Built-in: calculator, current_time/);
+        expect(report).toMatch(/MCP server remote \(connected\):\s+remote\\?_\\?_echo\s+remote\\?_\\?_fail/);
+        expect(report).toMatch(
+          /MCP server gone \((unavailable, retrying|connecting)[^)]*\): no tools in force/,
+        );
+      } finally {
+        await g?.close();
+        g = undefined;
+        await server.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 }

@@ -6,6 +6,9 @@ import { type Core, createCore } from '../../src/core/create-core.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { coreOptionsFrom } from '../../src/core-options.js';
+import type { Backoff } from '../../src/mcp/mcp-server.js';
+import type { McpToolSource } from '../../src/mcp/mcp-tool-source.js';
+import { loadMcp, startMcp } from '../../src/mcp/start-mcp.js';
 import { createStore } from '../../src/store/create-store.js';
 import { type FakeOpenAI, type FakeOpenAIOptions, startFakeOpenAI } from '../fakes/openai-server.js';
 import { testConfig } from './config.js';
@@ -16,6 +19,10 @@ export interface TestCore {
   /** The scripted model server: `fake.script(...)` its replies, read `fake.requests`. */
   fake: FakeOpenAI;
   config: Config;
+  /** The MCP servers of `MCP_CONFIG`, when it is set. */
+  mcp: McpToolSource | undefined;
+  /** The log lines written (as the root's logger writes them, secrets scrubbed) when `logLines` was asked for. */
+  logs: string[];
   /** Temp folder holding the database (`thinkthread.db`) and the tools' `workspace/`; removed by `close`. */
   dir: string;
   /** Closes the core (waiting for work in flight), its store, the fake and the temp folder. */
@@ -31,7 +38,11 @@ export async function startTestCore(
   overrides: Record<string, string> = {},
   fakeOptions: FakeOpenAIOptions = {},
   /** `wrapStore` puts something between the core and the real store (e.g. one that fails on demand). */
-  options: { wrapStore?: (store: Store) => Store } = {},
+  /**
+   * `mcpBackoff` sets how MCP servers are retried; `captureLogs` keeps every log line (at `debug` unless
+   * LOG_LEVEL says otherwise) in `logs`.
+   */
+  options: { wrapStore?: (store: Store) => Store; mcpBackoff?: Backoff; captureLogs?: boolean } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-core-'));
   mkdirSync(join(dir, 'workspace'));
@@ -45,25 +56,42 @@ export async function startTestCore(
       LLM_MAX_RETRIES: '0',
       ...overrides,
     });
+    // As the root does: mcp.json's secrets are known before the logger is made.
+    const mcpConfig = loadMcp(config.MCP_CONFIG, { ...process.env, ...overrides });
+    const secrets = mcpConfig?.secrets ?? [];
+    const logs: string[] = [];
+    const logger = createLogger({
+      level: options.captureLogs ? (overrides.LOG_LEVEL ?? 'debug') : (config.LOG_LEVEL ?? 'silent'),
+      secrets,
+      ...(options.captureLogs ? { write: (line: string) => void logs.push(line) } : {}),
+    });
+    const { redact } = coreOptionsFrom(config, secrets);
+    const mcp = await startMcp(mcpConfig, { settings: config, logger, redact, backoff: options.mcpBackoff });
     const real = await createStore(config.DATABASE_URL);
     const store = options.wrapStore ? options.wrapStore(real) : real;
-    const logger = createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] });
-    const core = await createCore({ ...coreOptionsFrom(config), store, usage: store, logger }).catch(
-      async (err: unknown) => {
-        await real.close();
-        throw err;
-      },
-    );
+    const core = await createCore({
+      ...coreOptionsFrom(config, secrets),
+      toolSources: mcp ? [mcp] : [],
+      store,
+      usage: store,
+      logger,
+    }).catch(async (err: unknown) => {
+      await real.close();
+      await mcp?.close();
+      throw err;
+    });
     let closed: Promise<void> | undefined;
     return {
       core,
       fake,
       config,
+      mcp,
+      logs,
       dir,
       close: () => {
         closed ??= (async () => {
           try {
-            await core.close().finally(() => store.close());
+            await core.close().finally(() => Promise.all([store.close(), mcp?.close()]));
           } finally {
             await fake.close();
             rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { type ErrorCode, ThinkthreadError } from '../errors.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
+import { fixedTools, type ToolSource } from '../ports/tool-source.js';
 import type { PromptSet } from '../prompts.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createDeadline } from '../util/deadline.js';
@@ -34,7 +35,8 @@ export interface AgentSettings {
 /** What the agent loop needs. */
 export interface AgentDeps {
   model: ChatModel;
-  tools: readonly Tool[];
+  /** A fixed list, or a source read at the start of each run (tools that come and go). */
+  tools: readonly Tool[] | ToolSource;
   prompts: PromptSet;
   settings: AgentSettings;
   logger?: Logger;
@@ -48,24 +50,38 @@ export interface AgentDeps {
 /** Creates the ReAct agent for the configured protocol. */
 export function createAgent(deps: AgentDeps): Agent {
   const { settings, logger } = deps;
-  const protocol: Protocol =
-    settings.AGENT_PROTOCOL === 'react'
-      ? createReactProtocol(deps.model, deps.tools, deps.prompts)
-      : createToolsProtocol(deps.model, deps.tools, deps.prompts);
-  const toolsByName = new Map(deps.tools.map((t) => [t.name, t]));
+  const source = isToolSource(deps.tools) ? deps.tools : fixedTools(deps.tools);
   const now = deps.now ?? (() => new Date());
   const stopConditions = deps.stopConditions ?? [maxSteps(settings.AGENT_MAX_STEPS)];
-  // Rendered once per day, not per run; rendering now also fails at startup on a bad template.
-  let system = { date: formatDate(now()), text: '' };
-  system.text = protocol.systemPrompt(system.date);
-  const systemPrompt = () => {
+  const makeProtocol = (tools: readonly Tool[]): Protocol =>
+    settings.AGENT_PROTOCOL === 'react'
+      ? createReactProtocol(deps.model, tools, deps.prompts)
+      : createToolsProtocol(deps.model, tools, deps.prompts);
+  const toolbox = (version: number, date: string): Toolbox => {
+    const tools = source.current();
+    const protocol = makeProtocol(tools);
+    return {
+      version,
+      date,
+      protocol,
+      toolsByName: new Map(tools.map((t) => [t.name, t])),
+      system: protocol.systemPrompt(date),
+    };
+  };
+  // Rendered once per day and per change of the tools, not per run, so the prompt's prefix stays cacheable;
+  // rendering now also fails at startup on a bad template.
+  let current = toolbox(source.version(), formatDate(now()));
+  const forThisRun = (): Toolbox => {
+    const version = source.version();
     const date = formatDate(now());
-    if (date !== system.date) system = { date, text: protocol.systemPrompt(date) };
-    return system.text;
+    if (version !== current.version || date !== current.date) current = toolbox(version, date);
+    return current;
   };
 
   async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
-    const messages: ChatMessage[] = buildMessages(systemPrompt(), input.context, input.author, input.message);
+    // One run keeps the tools it started with; a tool withdrawn meanwhile fails its call instead.
+    const { protocol, toolsByName, system } = forThisRun();
+    const messages: ChatMessage[] = buildMessages(system, input.context, input.author, input.message);
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
     let reminded = false;
 
@@ -168,6 +184,19 @@ export function createAgent(deps: AgentDeps): Agent {
       }
     },
   };
+}
+
+/** The tools of one version and what is derived from them. */
+interface Toolbox {
+  version: number;
+  date: string;
+  protocol: Protocol;
+  toolsByName: ReadonlyMap<string, Tool>;
+  system: string;
+}
+
+function isToolSource(tools: readonly Tool[] | ToolSource): tools is ToolSource {
+  return !Array.isArray(tools);
 }
 
 function answered(

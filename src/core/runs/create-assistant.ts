@@ -5,6 +5,7 @@ import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
 import type { Logger } from '../logger.js';
 import type { ChannelMemory } from '../memory/types.js';
+import type { ToolSource } from '../ports/tool-source.js';
 import { createRunMeter } from './run-meter.js';
 import { createRunQueue, type RunQueueLimits } from './run-queue.js';
 
@@ -23,6 +24,8 @@ export interface AssistantDeps {
   /** Access lists, limits and usage records; without it every ask is let through unrecorded. */
   governor?: Governor | undefined;
   logger?: Logger | undefined;
+  /** What `/tools` reports; none when unset. */
+  tools?: ToolSource | undefined;
 }
 
 /**
@@ -149,6 +152,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       return governor.report(asker, key);
     },
     memory: (key) => memory.report(key),
+    tools: () => ({ groups: deps.tools?.groups() ?? [] }),
     health: () => writeFailure,
     history: (key) => memory.context(key),
     async close() {

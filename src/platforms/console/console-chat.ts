@@ -4,6 +4,7 @@ import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
 import { formatMemoryReport } from '../shared/format-step.js';
+import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
 import { askAndRender } from '../shared/run-renderer.js';
 import type { PlatformAdapter } from '../types.js';
@@ -31,9 +32,10 @@ export interface ConsoleChat extends PlatformAdapter {
 }
 
 const HELP =
-  'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent, /quit exits.';
+  'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent, ' +
+  '/tools lists the tools, /quit exits.';
 
-/** A terminal chat: one message per line; `/reset`, `/memory`, `/help`, `/quit`. */
+/** A terminal chat: one message per line; `/reset`, `/memory`, `/usage`, `/tools`, `/help`, `/quit`. */
 export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   const { assistant, output, tty } = options;
   const key = options.key ?? CONSOLE_KEY;
@@ -87,6 +89,8 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
         return command('read the usage records', async () =>
           formatUsageReport(await assistant.usage(asker, key)),
         );
+      case '/tools':
+        return command('list the tools', async () => formatToolsReport(assistant.tools()));
     }
     current = new AbortController();
     await askAndRender({

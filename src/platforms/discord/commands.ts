@@ -11,7 +11,7 @@ const QUESTION_MAX = 4000;
 /** Where the commands can be used: servers and DMs with the bot. */
 const CONTEXTS = [InteractionContextType.Guild, InteractionContextType.BotDM];
 
-/** The slash commands: `/ask question:<text>`, `/reset`, `/memory`, `/usage`. */
+/** The slash commands: `/ask question:<text>`, `/reset`, `/memory`, `/usage`, `/tools`. */
 export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[] = [
   new SlashCommandBuilder()
     .setName('ask')
@@ -34,6 +34,11 @@ export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[
   new SlashCommandBuilder()
     .setName('usage')
     .setDescription('Show your and this channel’s usage of the bot, today and this month.')
+    .setContexts(CONTEXTS)
+    .toJSON(),
+  new SlashCommandBuilder()
+    .setName('tools')
+    .setDescription('List the tools the bot can use, and the state of its MCP servers.')
     .setContexts(CONTEXTS)
     .toJSON(),
 ];

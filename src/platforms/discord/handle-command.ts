@@ -1,5 +1,6 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import { formatMemoryReport } from '../shared/format-step.js';
+import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
 import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
@@ -9,7 +10,7 @@ import { conversationKey, displayName } from './conversation.js';
 import { MESSAGE_LIMIT, NO_PINGS, threadName } from './limits.js';
 import { interactionSurface } from './surfaces.js';
 
-/** Handles `/ask`, `/reset` and `/memory`; each is acknowledged first, as Discord allows only 3 s. */
+/** Handles `/ask`, `/reset`, `/memory`, `/usage` and `/tools`; each is acknowledged first, as Discord allows only 3 s. */
 export async function handleCommand(
   interaction: ChatInputCommandInteraction,
   ctx: DiscordContext,
@@ -52,6 +53,9 @@ export async function handleCommand(
       return;
     case 'memory':
       await privately(interaction, ctx, async () => formatMemoryReport(await ctx.assistant.memory(key)));
+      return;
+    case 'tools':
+      await privately(interaction, ctx, async () => formatToolsReport(ctx.assistant.tools()));
       return;
     default:
       await interaction.reply({ content: 'Unknown command.', flags: MessageFlags.Ephemeral });

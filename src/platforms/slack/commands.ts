@@ -1,6 +1,7 @@
 import type { App, RespondFn } from '@slack/bolt';
 import type { Config } from '../../config.js';
 import { cut, formatMemoryReport } from '../shared/format-step.js';
+import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
 import { WORDING } from '../shared/wording.js';
 import { slackAsker } from './asker.js';
@@ -13,7 +14,11 @@ import { questionFromSlack } from './slack-text.js';
 
 type CommandNames = Pick<
   Config,
-  'SLACK_ASK_COMMAND' | 'SLACK_RESET_COMMAND' | 'SLACK_MEMORY_COMMAND' | 'SLACK_USAGE_COMMAND'
+  | 'SLACK_ASK_COMMAND'
+  | 'SLACK_RESET_COMMAND'
+  | 'SLACK_MEMORY_COMMAND'
+  | 'SLACK_USAGE_COMMAND'
+  | 'SLACK_TOOLS_COMMAND'
 >;
 
 /**
@@ -107,6 +112,18 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
       } catch (err) {
         logger.error({ key, err }, 'usage report failed');
         await ephemeral(respond, 'Sorry, I could not read the usage records; try again shortly.');
+      }
+    });
+  });
+
+  app.command(names.SLACK_TOOLS_COMMAND, async ({ ack, respond }) => {
+    await ack();
+    work.run('a Slack /tools', async () => {
+      try {
+        await ephemeral(respond, `*Tools*\n${plainToMrkdwn(formatToolsReport(assistant.tools()))}`);
+      } catch (err) {
+        logger.error({ err }, 'tools report failed');
+        await ephemeral(respond, 'Sorry, I could not list my tools; try again shortly.');
       }
     });
   });

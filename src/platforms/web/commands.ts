@@ -2,12 +2,14 @@ import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
 import { formatMemoryReport } from '../shared/format-step.js';
+import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
 import { WORDING } from '../shared/wording.js';
 
 /** What `/help` says. */
 export const HELP =
-  'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent. ' +
+  'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent, ' +
+  '/tools lists the tools in force. ' +
   '“New chat” starts another conversation.';
 
 /** The confirmation of `/reset`. */
@@ -27,7 +29,7 @@ export interface CommandContext {
   logger: Logger;
 }
 
-/** Runs `/reset`, `/memory`, `/usage` or `/help`; undefined when `text` is a question, not a command. */
+/** Runs `/reset`, `/memory`, `/usage`, `/tools` or `/help`; undefined when `text` is a question, not a command. */
 export async function runCommand(text: string, ctx: CommandContext): Promise<CommandReply | undefined> {
   const { assistant, key } = ctx;
   const attempt = async (run: () => Promise<CommandReply>): Promise<CommandReply> => {
@@ -50,6 +52,8 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
       return attempt(async () => ({ reply: formatMemoryReport(await assistant.memory(key)) }));
     case '/usage':
       return attempt(async () => ({ reply: formatUsageReport(await assistant.usage(ctx.asker, key)) }));
+    case '/tools':
+      return attempt(async () => ({ reply: formatToolsReport(assistant.tools()) }));
     default:
       return undefined;
   }

@@ -65,6 +65,8 @@ async function consoleHarness(env: Record<string, string> = {}): Promise<Adapter
     memory: (conversation = 'a') => send(conversation, '/memory', /^Summary: .*\n/m),
     // The terminal's user is an admin, so the report ends with the top lists; it is written in one piece.
     usage: (conversation = 'a') => send(conversation, '/usage', /^Top channels this month.*\n/m),
+    // Written in one piece, so once its first line is out, all of it is.
+    tools: (conversation = 'a') => send(conversation, '/tools', /^Built-in: .*\n/m),
     async close() {
       for (const { chat, input } of chats.values()) {
         input.end();

@@ -136,6 +136,7 @@ export async function discordContractHarness(env: Record<string, string> = {}): 
     reset: (conversation) => ephemeral('reset', conversation),
     memory: (conversation) => ephemeral('memory', conversation),
     usage: (conversation) => ephemeral('usage', conversation),
+    tools: (conversation) => ephemeral('tools', conversation),
     close: () => bed.close(),
   };
 }

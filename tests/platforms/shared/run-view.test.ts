@@ -50,6 +50,7 @@ function scripted(events: AgentEvent[], outcome: unknown, onAsk?: (signal?: Abor
     memory: async () => ({ summary: null, turns: 0, tokens: 0, summarizedTurns: 0 }),
     health: () => undefined,
     history: async () => ({ turns: [] }),
+    tools: () => ({ groups: [] }),
     close: async () => {},
   };
 }

@@ -40,6 +40,7 @@ async function contractHarness(mode: SlackMode, env: Record<string, string> = {}
     reset: (conversation?: string) => ephemeral('/reset', conversation),
     memory: (conversation?: string) => ephemeral('/memory', conversation),
     usage: (conversation?: string) => ephemeral('/usage', conversation),
+    tools: (conversation?: string) => ephemeral('/tools', conversation),
     close: () => h.close(),
   };
 }

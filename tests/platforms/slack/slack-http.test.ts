@@ -121,6 +121,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
       memory: vi.fn(),
       health: vi.fn(),
       history: vi.fn(),
+      tools: vi.fn(),
       close: vi.fn(),
     };
     const logger = createLogger({ level: 'silent', secrets: [] });

@@ -26,6 +26,7 @@ async function webHarness(env: Record<string, string> = {}): Promise<AdapterHarn
     reset: (conversation = 'a') => user(conversation).command('/reset'),
     memory: (conversation = 'a') => user(conversation).command('/memory'),
     usage: (conversation = 'a') => user(conversation).command('/usage'),
+    tools: (conversation = 'a') => user(conversation).command('/tools'),
     async close() {
       for (const u of users.values()) u.close();
       await bed.close();
