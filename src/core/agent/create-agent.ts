@@ -173,7 +173,8 @@ export function createAgent(deps: AgentDeps): Agent {
           );
         }
         if (err instanceof ThinkthreadError) {
-          logger?.warn({ code: err.code, err: describe(err, deps.redact) }, 'run failed');
+          // The asker is told; at info, the terminal chat (warn) keeps its conversation free of log lines.
+          logger?.info({ code: err.code, err: describe(err, deps.redact) }, 'run failed');
           const hint = err.code === 'model_unavailable' ? ' Please try again in a moment.' : '';
           return failed(err.code, `${err.message}${hint}`, emit);
         }
