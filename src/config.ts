@@ -150,6 +150,7 @@ const schema = z.object({
   LLM_PRICE_OUTPUT_PER_MTOK: price,
 
   // Operations
+  METRICS: bool(true),
   // Unset: info, or warn for the terminal chat (so logs do not interleave with the conversation).
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });

@@ -8,6 +8,7 @@ import type { ConversationStore } from './core/ports/conversation-store.js';
 import { coreOptionsFrom } from './core-options.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
+import { createMetrics } from './metrics/create-metrics.js';
 import { createConsoleChat } from './platforms/console/console-chat.js';
 import { platformCheck } from './platforms/readiness-check.js';
 import { enabledPlatforms } from './platforms/registry.js';
@@ -36,8 +37,11 @@ async function main(): Promise<void> {
   const logger = createLogger({ level, secrets });
   const redact = createRedactor(secrets);
 
-  let core: Awaited<ReturnType<typeof createCore>>;
+  let core: Awaited<ReturnType<typeof createCore>> | undefined;
   let store: Awaited<ReturnType<typeof createStore>>;
+  const metrics = config.METRICS
+    ? createMetrics({ inFlight: () => core?.assistant.inFlight() ?? 0 })
+    : undefined;
   const mcpTools = await startMcp(mcp, { settings: config, logger, redact });
   try {
     store = await createStore(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
@@ -46,6 +50,7 @@ async function main(): Promise<void> {
       toolSources: mcpTools ? [mcpTools] : [],
       store,
       usage: store,
+      observer: metrics?.observer,
       logger,
     });
   } catch (err) {
@@ -63,11 +68,20 @@ async function main(): Promise<void> {
         store,
         () => stopping,
         logger,
-        () => core.assistant.health(),
+        () => core?.assistant.health(),
       ),
   });
+  if (metrics) http.mount('GET', '/metrics', metrics.handler);
   for (const platform of platforms) {
-    adapters.push(await platform.create({ config, assistant: core.assistant, logger, http }));
+    adapters.push(
+      await platform.create({
+        config,
+        assistant: core.assistant,
+        logger,
+        http,
+        rateLimited: metrics?.rateLimited,
+      }),
+    );
   }
   const chat =
     adapters.length === 0

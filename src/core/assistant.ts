@@ -55,6 +55,8 @@ export interface Assistant {
   memory(key: string): Promise<MemoryReport>;
   /** `/tools`: the tools in force now, built-in and from MCP servers. */
   tools(): ToolReport;
+  /** Questions running or waiting across all channels (a metrics gauge). */
+  inFlight(): number;
   /** Why the assistant is not working properly right now (e.g. memory writes failing), for /readyz. */
   health(): string | undefined;
   /** The conversation so far as remembered: the summary of older turns and the turns kept verbatim. */

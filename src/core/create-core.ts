@@ -7,6 +7,7 @@ import { createChannelMemory } from './memory/channel-memory.js';
 import { createSummarizer } from './memory/summarizer.js';
 import type { MemoryBudget } from './memory/types.js';
 import type { ConversationStore } from './ports/conversation-store.js';
+import type { RunObserver } from './ports/run-observer.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
@@ -41,6 +42,8 @@ export interface CoreOptions {
   usage: UsageStore;
   /** Access lists, limits, budgets and prices. */
   governance: GovernanceSettings;
+  /** Told of every governed question as it ends (metrics). */
+  observer?: RunObserver | undefined;
   logger: Logger;
   /** Scrubs secrets from tool output and error text before the model or the logs see them. */
   redact: (text: string) => string;

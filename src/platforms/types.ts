@@ -27,6 +27,8 @@ export interface PlatformDeps {
   logger: Logger;
   /** The process's one HTTP server, for platforms that receive requests (Slack's HTTP mode). */
   http: HttpRoutes;
+  /** Counts a platform API call answered 429 (metrics), when metrics are on. */
+  rateLimited?: ((platform: string) => void) | undefined;
 }
 
 /** One entry of the platform registry: adding a platform is a folder plus one of these. */

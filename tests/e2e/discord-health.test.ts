@@ -64,6 +64,12 @@ describe('a Discord-only deployment (started like `npm start`) with HEALTH_PORT'
       mentions: [discord.bot],
     });
     await asked;
+    // Metrics on the same server: the question is in flight, and no label carries its text.
+    const metrics = await fetch(`${base}/metrics`);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+    const exposition = await metrics.text();
+    expect(exposition).toMatch(/^thinkthread_questions_in_flight 1$/m);
+    expect(exposition).not.toContain('will not finish');
     bot.child.kill('SIGTERM');
 
     // While answers in flight get their grace period, the replica says it is not ready (so no new traffic).

@@ -5,7 +5,9 @@ import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
 import type { Logger } from '../logger.js';
 import type { ChannelMemory } from '../memory/types.js';
+import type { RunObservation, RunObserver } from '../ports/run-observer.js';
 import type { ToolSource } from '../ports/tool-source.js';
+import type { UsageResult } from '../ports/usage-store.js';
 import { createRunMeter } from './run-meter.js';
 import { createRunQueue, type RunQueueLimits } from './run-queue.js';
 
@@ -23,6 +25,8 @@ export interface AssistantDeps {
   limits: RunQueueLimits;
   /** Access lists, limits and usage records; without it every ask is let through unrecorded. */
   governor?: Governor | undefined;
+  /** Told of every governed question as it ends (metrics). */
+  observer?: RunObserver | undefined;
   logger?: Logger | undefined;
   /** What `/tools` reports; none when unset. */
   tools?: ToolSource | undefined;
@@ -35,6 +39,21 @@ export interface AssistantDeps {
  */
 export function createAssistant(deps: AssistantDeps): Assistant {
   const { agent, memory, governor, logger } = deps;
+  const observe = (platform: string, outcome: RunObservation['outcome'], spent?: UsageResult) => {
+    try {
+      deps.observer?.observe({
+        platform,
+        outcome,
+        durationMs: spent?.durationMs ?? 0,
+        modelCalls: spent?.modelCalls ?? 0,
+        promptTokens: spent?.promptTokens ?? 0,
+        completionTokens: spent?.completionTokens ?? 0,
+        tools: spent?.tools ?? {},
+      });
+    } catch (err) {
+      logger?.warn({ err }, 'a run observer failed');
+    }
+  };
   const queue = createRunQueue(deps.limits);
   let closing = false;
   /** Set while turns cannot be stored, for /readyz; cleared by the next turn stored. */
@@ -103,6 +122,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       return failed(onEvent, 'storage', 'Could not check the usage limits; try again shortly.');
     }
     if (!admit.admitted) {
+      observe(asker.platform, 'limited');
       onEvent({ type: 'error', code: 'limited', message: admit.message });
       return { status: 'limited', message: admit.message };
     }
@@ -112,8 +132,10 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       result = await answer(request, meter.onEvent);
       return result;
     } finally {
+      const spent = meter.result(result, Date.now() - admit.at);
+      observe(asker.platform, spent.outcome as RunObservation['outcome'], spent);
       governor
-        .complete(admit.id, meter.result(result, Date.now() - admit.at))
+        .complete(admit.id, spent)
         .catch((err: unknown) => logger?.error({ key, err }, 'could not complete a usage record'));
     }
   }
@@ -124,6 +146,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       if (governor && request.asker) {
         const decision = await governor.access(request.asker, request.key);
         if (!decision.allowed) {
+          observe(request.asker.platform, 'refused');
           onEvent({ type: 'error', code: 'refused', message: REFUSED_MESSAGE });
           return { status: 'refused', message: REFUSED_MESSAGE };
         }
@@ -154,6 +177,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     memory: (key) => memory.report(key),
     tools: () => ({ groups: deps.tools?.groups() ?? [] }),
     health: () => writeFailure,
+    inFlight: () => queue.size(),
     history: (key) => memory.context(key),
     async close() {
       closing = true;

@@ -20,7 +20,7 @@ export interface DiscordAdapter extends PlatformAdapter {
  * process down.
  */
 export function createDiscordAdapter(
-  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger'>,
+  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited'>,
 ): DiscordAdapter {
   const { config, assistant } = deps;
   const logger = deps.logger.child({ platform: 'discord' });
@@ -70,9 +70,10 @@ export function createDiscordAdapter(
       });
       bot.on(Events.Error, (err) => logger.error({ err }, 'Discord client error'));
       bot.on(Events.Warn, (message) => logger.warn(message));
-      bot.rest.on('rateLimited', (info) =>
-        logger.debug({ route: info.route, retryAfter: info.retryAfter }, 'Discord rate limit; waiting'),
-      );
+      bot.rest.on('rateLimited', (info) => {
+        deps.rateLimited?.('discord');
+        logger.debug({ route: info.route, retryAfter: info.retryAfter }, 'Discord rate limit; waiting');
+      });
 
       // discord.js reconnects by itself; it gives up only on codes that need a fix (token, intents).
       bot.on(Events.ShardDisconnect, (event) => {

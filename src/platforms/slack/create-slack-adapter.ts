@@ -1,4 +1,4 @@
-import { App, type Context, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
+import { App, type Context, HTTPReceiver, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { ConfigError } from '../../core/errors.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
@@ -69,6 +69,7 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     convoStore: false,
   });
 
+  app.client.on(webApi.WebClientEvent.RATE_LIMITED, () => deps.rateLimited?.('slack'));
   const work = createWorkTracker(logger);
   // Every event is in flight from the first middleware on. A listener acks only after that, so shutdown
   // (and tests) cannot miss an event that was acknowledged but not yet answered.

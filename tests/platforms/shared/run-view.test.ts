@@ -49,6 +49,7 @@ function scripted(events: AgentEvent[], outcome: unknown, onAsk?: (signal?: Abor
     reset: async () => {},
     memory: async () => ({ summary: null, turns: 0, tokens: 0, summarizedTurns: 0 }),
     health: () => undefined,
+    inFlight: () => 0,
     history: async () => ({ turns: [] }),
     tools: () => ({ groups: [] }),
     close: async () => {},

@@ -120,6 +120,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
       reset: vi.fn(),
       memory: vi.fn(),
       health: vi.fn(),
+      inFlight: vi.fn(),
       history: vi.fn(),
       tools: vi.fn(),
       close: vi.fn(),
