@@ -7,7 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { formatTable, markdownTable, type ScenarioOptions, type ScenarioReport } from './support/report.js';
 
 /** Every scenario, in the order they run; names are the files in bench/scenarios. */
-const SCENARIOS = ['loop-overhead', 'memory-growth', 'fan-in', 'platform-pacing', 'cold-start'] as const;
+const SCENARIOS = [
+  'loop-overhead',
+  'memory-growth',
+  'fan-in',
+  'platform-pacing',
+  'cold-start',
+  'long-answer',
+] as const;
 
 const args = process.argv.slice(2);
 const options: ScenarioOptions = { quick: args.includes('--quick') };

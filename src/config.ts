@@ -64,6 +64,7 @@ const schema = z.object({
   TOOL_TIMEOUT_MS: int(15_000),
   TOOL_CONCURRENCY: int(4),
   RUN_TIMEOUT_MS: int(120_000),
+  ANSWER_MAX_CHARS: int(40_000, 100),
   PROMPTS_DIR: z.string().default('./prompts'),
 
   // Tools

@@ -22,6 +22,7 @@ export function coreOptionsFrom(config: Config): Omit<CoreOptions, 'store' | 'us
       TOOL_TIMEOUT_MS: config.TOOL_TIMEOUT_MS,
       TOOL_CONCURRENCY: config.TOOL_CONCURRENCY,
       RUN_TIMEOUT_MS: config.RUN_TIMEOUT_MS,
+      ANSWER_MAX_CHARS: config.ANSWER_MAX_CHARS,
     },
     tools: toolSettingsFrom(config),
     memory: {

@@ -7,6 +7,7 @@ import type {
 import type { TokenUsage } from '../agent/events.js';
 import { isAbortError, ModelError } from '../errors.js';
 import { createDeadline, type Deadline } from '../util/deadline.js';
+import { createPauser } from '../util/pauser.js';
 import type { ChatMessage, ChatModel, Completion, CompletionRequest, ToolCall } from './types.js';
 
 /** Settings of the OpenAI-compatible client. */
@@ -113,7 +114,9 @@ async function readStream(
   let usage: ChatCompletionChunk['usage'];
   const calls: { id: string; name: string; arguments: string }[] = [];
   let chunks = 0;
+  const pause = createPauser();
   for await (const chunk of stream) {
+    await pause();
     idle.refresh();
     chunks++;
     if (chunk.usage) usage = chunk.usage;

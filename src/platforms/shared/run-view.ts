@@ -1,4 +1,4 @@
-import type { AgentEvent, TokenUsage } from '../../core/agent/events.js';
+import type { AgentEvent, AnswerCut, TokenUsage } from '../../core/agent/events.js';
 import type { AskOutcome } from '../../core/assistant.js';
 import type { ErrorCode } from '../../core/errors.js';
 import { WORDING } from './wording.js';
@@ -23,8 +23,8 @@ export interface RunView {
   error?: { code: ErrorCode; message: string };
   /** Tokens the model reported, once the run answered. */
   usage?: TokenUsage;
-  /** The model stopped at its length limit: the final answer is incomplete. */
-  truncated?: boolean;
+  /** Why the final answer is incomplete, when it is. */
+  truncated?: AnswerCut | undefined;
 }
 
 /** True once the run has ended and nothing more will change. */
@@ -73,7 +73,7 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
     case 'answer':
       view.answer = event.text;
       view.usage = event.usage;
-      view.truncated = event.truncated === true;
+      view.truncated = event.truncated;
       view.phase = 'final';
       return true;
     case 'error':
@@ -93,7 +93,7 @@ export function endFromOutcome(view: RunView, outcome: AskOutcome | undefined): 
         text: outcome.text,
         usage: outcome.usage,
         steps: outcome.steps,
-        ...(outcome.truncated ? { truncated: true } : {}),
+        ...(outcome.truncated ? { truncated: outcome.truncated } : {}),
       });
       return;
     case 'cancelled':
@@ -123,5 +123,7 @@ export type Outcome =
 export function outcomeText(view: RunView): Outcome {
   if (view.phase !== 'final') return { kind: 'problem', text: view.error?.message ?? WORDING.failed };
   const text = view.answer.trim() ? view.answer : WORDING.emptyAnswer;
-  return view.truncated ? { kind: 'answer', text, note: WORDING.lengthCut } : { kind: 'answer', text };
+  if (view.truncated === 'length') return { kind: 'answer', text, note: WORDING.lengthCut };
+  if (view.truncated === 'max_chars') return { kind: 'answer', text, note: WORDING.maxCharsCut };
+  return { kind: 'answer', text };
 }

@@ -82,6 +82,17 @@ describe('the run view', () => {
     expect(reduce([{ type: 'error', code: 'cancelled', message: 'Cancelled.' }]).phase).toBe('cancelled');
   });
 
+  it('says why an incomplete answer is incomplete', () => {
+    const answer = (truncated: 'length' | 'max_chars') =>
+      reduce([{ type: 'answer', text: 'Part', usage, steps: 1, truncated }]);
+    expect(outcomeText(answer('length'))).toEqual({ kind: 'answer', text: 'Part', note: WORDING.lengthCut });
+    expect(outcomeText(answer('max_chars'))).toEqual({
+      kind: 'answer',
+      text: 'Part',
+      note: WORDING.maxCharsCut,
+    });
+  });
+
   it('never shows a blank answer', () => {
     const view = reduce([{ type: 'answer', text: '  ', usage, steps: 1 }]);
     expect(outcomeText(view)).toEqual({ kind: 'answer', text: WORDING.emptyAnswer });
