@@ -69,6 +69,10 @@ export function toolSettingsFrom(config: Config): ToolSettings {
     },
     wikipedia: { WIKIPEDIA_API_URL: config.WIKIPEDIA_API_URL, WIKIPEDIA_LANG: config.WIKIPEDIA_LANG },
     webSearch: { TAVILY_API_KEY: config.TAVILY_API_KEY, TAVILY_API_URL: config.TAVILY_API_URL },
-    readFile: { WORKSPACE_DIR: config.WORKSPACE_DIR, READ_FILE_MAX_BYTES: config.READ_FILE_MAX_BYTES },
+    readFile: {
+      WORKSPACE_DIR: config.WORKSPACE_DIR,
+      READ_FILE_MAX_BYTES: config.READ_FILE_MAX_BYTES,
+      READ_FILE_DENY: config.READ_FILE_DENY,
+    },
   };
 }
