@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { countTokens } from '../../src/core/memory/tokens.js';
+import { markdownToMrkdwn } from '../../src/platforms/slack/mrkdwn.js';
 import { startBenchCore } from '../support/bench-core.js';
 import type { ScenarioOptions, ScenarioReport, TargetCheck } from '../support/report.js';
 import { round, since } from '../support/stats.js';
@@ -85,7 +86,7 @@ function timed(run: () => unknown): number {
 /**
  * Hostile output: a 1 MB answer (one letter repeated, as a degenerate model does, and ordinary prose)
  * streamed through a whole run of the real core, with event-loop delay measured throughout; and the cost
- * of counting the tokens of 80,000 characters of one letter, which used to be quadratic.
+ * of text handling that used to be quadratic (token counting, Slack formatting) on 80,000 characters.
  */
 export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const size = options.quick ? MB / 4 : MB;
@@ -97,6 +98,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const counting = [
     ['80,000 × "a"', timed(() => countTokens('a'.repeat(80_000)))],
     ['80,000 chars of prose', timed(() => countTokens(prose.repeat(80_000 / prose.length)))],
+    ['Slack mrkdwn of 80,000 chars of "**a "', timed(() => markdownToMrkdwn('**a '.repeat(20_000)))],
   ];
   const worst = Math.max(...rows.map((r) => r.p99Ms));
   const targets: TargetCheck[] = [
@@ -114,7 +116,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         columns: ['answer', 'run ms', 'loop p99 ms', 'loop max ms', 'remembered tokens', 'other channel ms'],
         rows: rows.map((r) => [r.answer, r.wallMs, r.p99Ms, r.maxMs, r.rememberedTokens, r.otherChannelMs]),
       },
-      { title: 'Token counting', columns: ['text', 'ms'], rows: counting },
+      { title: 'Text handling once quadratic', columns: ['work', 'ms'], rows: counting },
     ],
     targets,
     notes: [
