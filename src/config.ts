@@ -79,6 +79,7 @@ const schema = z.object({
   PROMPTS_DIR: z.string().default('./prompts'),
 
   // Tools
+  CALCULATOR_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   WORKSPACE_DIR: z.string().default('./workspace'),
   READ_FILE_MAX_BYTES: int(1_000_000),
   READ_FILE_DENY: globList(DEFAULT_READ_FILE_DENY),

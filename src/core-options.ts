@@ -62,6 +62,7 @@ export function coreOptionsFrom(config: Config): Omit<CoreOptions, 'store' | 'us
 /** Each tool's own settings, picked one by one: no tool sees another's secrets or a platform token. */
 export function toolSettingsFrom(config: Config): ToolSettings {
   return {
+    calculator: { CALCULATOR_WORKERS: config.CALCULATOR_WORKERS },
     currentTime: { DEFAULT_TIMEZONE: config.DEFAULT_TIMEZONE },
     weather: {
       OPEN_METEO_GEOCODING_URL: config.OPEN_METEO_GEOCODING_URL,
