@@ -15,6 +15,7 @@ const SCENARIOS = [
   'platform-pacing',
   'cold-start',
   'react-parser',
+  'long-answer',
 ] as const;
 
 const args = process.argv.slice(2);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 import { parseRate } from './core/governance/rate.js';
+import { DEFAULT_READ_FILE_DENY } from './core/tools/deny-list.js';
 import { isLoopback } from './platforms/web/loopback.js';
 
 // Node timers take at most 2^31-1 ms; a larger value would fire at once.
@@ -46,6 +47,16 @@ const rateLimit = (fallback: string) =>
       return rate;
     });
 const price = z.coerce.number().min(0).optional();
+const globList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text) =>
+      text
+        .split(',')
+        .map((glob) => glob.trim())
+        .filter(Boolean),
+    );
 
 /** Every environment variable thinkthread reads, with its default. `.env.example` mirrors this. */
 const schema = z.object({
@@ -65,11 +76,14 @@ const schema = z.object({
   TOOL_TIMEOUT_MS: int(15_000),
   TOOL_CONCURRENCY: int(4),
   RUN_TIMEOUT_MS: int(120_000),
+  ANSWER_MAX_CHARS: int(40_000, 100),
   PROMPTS_DIR: z.string().default('./prompts'),
 
   // Tools
+  CALCULATOR_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   WORKSPACE_DIR: z.string().default('./workspace'),
   READ_FILE_MAX_BYTES: int(1_000_000),
+  READ_FILE_DENY: globList(DEFAULT_READ_FILE_DENY),
   TAVILY_API_KEY: optionalText,
   TAVILY_API_URL: url('https://api.tavily.com'),
   OPEN_METEO_GEOCODING_URL: url('https://geocoding-api.open-meteo.com'),

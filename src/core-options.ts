@@ -28,6 +28,7 @@ export function coreOptionsFrom(
       TOOL_TIMEOUT_MS: config.TOOL_TIMEOUT_MS,
       TOOL_CONCURRENCY: config.TOOL_CONCURRENCY,
       RUN_TIMEOUT_MS: config.RUN_TIMEOUT_MS,
+      ANSWER_MAX_CHARS: config.ANSWER_MAX_CHARS,
     },
     tools: toolSettingsFrom(config),
     memory: {
@@ -67,6 +68,7 @@ export function coreOptionsFrom(
 /** Each tool's own settings, picked one by one: no tool sees another's secrets or a platform token. */
 export function toolSettingsFrom(config: Config): ToolSettings {
   return {
+    calculator: { CALCULATOR_WORKERS: config.CALCULATOR_WORKERS },
     currentTime: { DEFAULT_TIMEZONE: config.DEFAULT_TIMEZONE },
     weather: {
       OPEN_METEO_GEOCODING_URL: config.OPEN_METEO_GEOCODING_URL,
@@ -74,6 +76,10 @@ export function toolSettingsFrom(config: Config): ToolSettings {
     },
     wikipedia: { WIKIPEDIA_API_URL: config.WIKIPEDIA_API_URL, WIKIPEDIA_LANG: config.WIKIPEDIA_LANG },
     webSearch: { TAVILY_API_KEY: config.TAVILY_API_KEY, TAVILY_API_URL: config.TAVILY_API_URL },
-    readFile: { WORKSPACE_DIR: config.WORKSPACE_DIR, READ_FILE_MAX_BYTES: config.READ_FILE_MAX_BYTES },
+    readFile: {
+      WORKSPACE_DIR: config.WORKSPACE_DIR,
+      READ_FILE_MAX_BYTES: config.READ_FILE_MAX_BYTES,
+      READ_FILE_DENY: config.READ_FILE_DENY,
+    },
   };
 }

@@ -65,7 +65,11 @@ describe('the core options built from the configuration', () => {
         expect(seen, tool).not.toContain(token);
       if (tool !== 'web_search') expect(seen, tool).not.toContain(secrets.TAVILY_API_KEY);
     }
-    expect(handed.get('read_file')).toEqual({ WORKSPACE_DIR: './somewhere', READ_FILE_MAX_BYTES: 1_000_000 });
+    expect(handed.get('read_file')).toEqual({
+      WORKSPACE_DIR: './somewhere',
+      READ_FILE_MAX_BYTES: 1_000_000,
+      READ_FILE_DENY: ['.env*', '.envrc', '*.pem', '*.key', 'id_*', '!.env.example'],
+    });
     expect(handed.get('web_search')).toEqual({
       TAVILY_API_KEY: secrets.TAVILY_API_KEY,
       TAVILY_API_URL: 'https://api.tavily.com',

@@ -58,7 +58,7 @@ export async function createThinkthread(
     stream: config.LLM_STREAM,
   };
   const prompts = loadPrompts(config.PROMPTS_DIR);
-  const tool = variant.calculator === 'shipped' ? calculatorTool() : benchCalculatorTool();
+  const tool = variant.calculator === 'shipped' ? calculatorTool(config) : benchCalculatorTool();
   if (!tool) throw new Error('the calculator tool is not available');
   const agent: Agent = createAgent({
     model: createOpenAIChatModel(modelOptions),

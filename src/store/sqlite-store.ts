@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StorageError } from '../core/errors.js';
@@ -168,13 +168,23 @@ export function openSqliteStore(path: string): Store {
   return { ...conversations, ...sqliteUsage(db, fail) };
 }
 
+/** Conversations are private: the database file (and its -wal and -shm, which SQLite gives the same mode). */
+const FILE_MODE = 0o600;
+/** A folder the store creates for its file. */
+const FOLDER_MODE = 0o700;
+
 function open(path: string): Database.Database {
   if (path !== SQLITE_MEMORY_PATH) {
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      createPrivateFolders(dirname(path));
     } catch (err) {
-      throw new StorageError(`Cannot create the folder of the database ${path}: ${messageOf(err)}`, err);
+      throw new StorageError(
+        `Cannot create the folder of the database ${path}: ${messageOf(err)}. The path is not usable; ` +
+          'set DATABASE_URL to a file in a folder this user may write.',
+        err,
+      );
     }
+    createPrivateFile(path);
   }
   let db: Database.Database | undefined;
   try {
@@ -191,6 +201,37 @@ function open(path: string): Database.Database {
       `Cannot open the database ${path}: ${messageOf(err)}. Check that it is a writable SQLite file (DATABASE_URL).`,
       err,
     );
+  }
+}
+
+/**
+ * Creates the missing folders of `folder`, one by one, each 0700 whatever the umask. (Node's recursive mkdir
+ * loops forever on some paths, e.g. under /proc.)
+ */
+function createPrivateFolders(folder: string): void {
+  const missing: string[] = [];
+  for (let at = folder; !existsSync(at); at = dirname(at)) {
+    if (dirname(at) === at) break;
+    missing.unshift(at);
+  }
+  for (const dir of missing) {
+    mkdirSync(dir, { mode: FOLDER_MODE });
+    chmodSync(dir, FOLDER_MODE);
+  }
+}
+
+/** Creates the database file 0600 whatever the umask; an existing file is left as it is. */
+function createPrivateFile(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, FILE_MODE);
+  } catch {
+    return; // it exists, or SQLite will say why it cannot open it
+  }
+  try {
+    fchmodSync(fd, FILE_MODE);
+  } finally {
+    closeSync(fd);
   }
 }
 

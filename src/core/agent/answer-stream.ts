@@ -9,35 +9,48 @@ export interface AnswerStream {
   retract(): void;
 }
 
-/** `startOf(textSoFar)` returns where the answer starts, or -1 while it cannot tell yet. */
+/** Below this length the start is looked for on every delta; above it, each time the text grew by a quarter. */
+const EAGER_CHARS = 4096;
+
+/**
+ * `startOf(textSoFar)` returns where the answer starts, or -1 while it cannot tell yet. It reads the whole
+ * text, so on long replies it is asked less and less often: the reading stays linear in the reply's length.
+ */
 export function createAnswerStream(emit: AgentEventHandler, startOf: (text: string) => number): AnswerStream {
+  // Kept only until the answer starts: slicing a growing string on every delta would copy it each time.
   let text = '';
-  let start = -1;
-  let emitted = 0;
+  let started = false;
+  let streamed = false;
+  let lookAgainAt = 0;
+  const send = (delta: string) => {
+    if (!delta) return;
+    emit({ type: 'answer_delta', text: delta });
+    streamed = true;
+  };
   return {
     push(delta) {
+      if (started) return send(delta);
       text += delta;
-      if (start < 0) {
-        start = startOf(text);
-        if (start < 0) return;
-        emitted = start;
-      }
-      if (text.length > emitted) {
-        emit({ type: 'answer_delta', text: text.slice(emitted) });
-        emitted = text.length;
-      }
+      if (text.length < lookAgainAt) return;
+      lookAgainAt = text.length < EAGER_CHARS ? 0 : Math.ceil(text.length * 1.25);
+      const start = startOf(text);
+      if (start < 0) return;
+      started = true;
+      send(text.slice(start));
+      text = '';
     },
     finish(answer) {
-      if (start < 0) {
-        if (answer) emit({ type: 'answer_delta', text: answer });
-        start = 0;
-      }
+      if (started) return;
+      send(answer);
+      started = true;
+      text = '';
     },
     retract() {
-      if (start >= 0 && emitted > start) emit({ type: 'answer_reset' });
+      if (streamed) emit({ type: 'answer_reset' });
       text = '';
-      start = -1;
-      emitted = 0;
+      started = false;
+      streamed = false;
+      lookAgainAt = 0;
     },
   };
 }

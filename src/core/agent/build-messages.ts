@@ -1,9 +1,10 @@
 import type { ChatMessage } from '../llm/types.js';
 import type { ConversationContext } from '../memory/types.js';
+import { escapeHeaderLines, speakerName } from './speaker.js';
 
 /** How a user's message is shown to the model: prefixed with the speaker, since channels have many. */
 export function formatUserMessage(author: string, text: string): string {
-  return `[${author}] ${text}`;
+  return `[${speakerName(author)}] ${escapeHeaderLines(text)}`;
 }
 
 /** How the running summary is shown to the model, as its own system message. */

@@ -5,8 +5,9 @@ import { fixedTools, type ToolSource } from '../ports/tool-source.js';
 import type { PromptSet } from '../prompts.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createDeadline } from '../util/deadline.js';
+import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
 import { buildMessages } from './build-messages.js';
-import type { AgentEvent, AgentEventHandler, RunResult, TokenUsage } from './events.js';
+import type { AgentEvent, AgentEventHandler, AnswerCut, RunResult, TokenUsage } from './events.js';
 import { LENGTH_CUT_FAILURE } from './notes.js';
 import type { Protocol } from './protocol.js';
 import { createReactProtocol } from './react-protocol.js';
@@ -30,6 +31,8 @@ export interface AgentSettings {
   TOOL_CONCURRENCY: number;
   /** Longest a whole run may take. */
   RUN_TIMEOUT_MS: number;
+  /** Longest answer delivered or remembered, in characters; a longer one is cut with a note. */
+  ANSWER_MAX_CHARS: number;
 }
 
 /** What the agent loop needs. */
@@ -96,7 +99,12 @@ export function createAgent(deps: AgentDeps): Agent {
       switch (decision.kind) {
         case 'final':
           if (decision.thought) emit({ type: 'thought', step, text: decision.thought });
-          return answered(decision.text, usage, step, emit, decision.truncated);
+          return answered(
+            capAnswer(decision.text, settings.ANSWER_MAX_CHARS, decision.truncated),
+            usage,
+            step,
+            emit,
+          );
 
         case 'cut':
           return failed('invalid_output', LENGTH_CUT_FAILURE, emit);
@@ -116,7 +124,7 @@ export function createAgent(deps: AgentDeps): Agent {
         case 'act': {
           reminded = false;
           emit({ type: 'thought', step, text: decision.thought });
-          if (stop) return answered(stop.message, usage, step, emit);
+          if (stop) return answered({ text: stop.message, truncated: undefined }, usage, step, emit);
           for (const call of decision.calls) {
             emit({
               type: 'action',
@@ -147,7 +155,7 @@ export function createAgent(deps: AgentDeps): Agent {
 
   return {
     async run(input, onEvent) {
-      const emit = safeEmitter(onEvent, logger);
+      const emit = limitAnswerDeltas(safeEmitter(onEvent, logger), settings.ANSWER_MAX_CHARS);
       const text = input.message.trim();
       if (!text) return failed('invalid_input', 'The message was empty: ask me something.', emit);
       if (text.length > MAX_MESSAGE_CHARS) {
@@ -201,13 +209,12 @@ function isToolSource(tools: readonly Tool[] | ToolSource): tools is ToolSource 
 }
 
 function answered(
-  text: string,
+  { text, truncated }: { text: string; truncated: AnswerCut | undefined },
   usage: TokenUsage,
   steps: number,
   emit: AgentEventHandler,
-  truncated = false,
 ): RunResult {
-  const cut = truncated ? { truncated: true as const } : {};
+  const cut = truncated ? { truncated } : {};
   emit({ type: 'answer', text, usage: { ...usage }, steps, ...cut });
   return { status: 'answered', text, usage, steps, ...cut };
 }

@@ -7,6 +7,9 @@ export interface TokenUsage {
   totalTokens: number;
 }
 
+/** Why an answer is incomplete: the model's length limit, or ANSWER_MAX_CHARS cut it. */
+export type AnswerCut = 'length' | 'max_chars';
+
 /** Everything a renderer can see of a run, in the order it happens. */
 export type AgentEvent =
   | { type: 'thought'; step: number; text: string }
@@ -16,8 +19,8 @@ export type AgentEvent =
   | { type: 'answer_delta'; text: string }
   /** The text streamed so far was not the answer after all (the model went on to call a tool). */
   | { type: 'answer_reset' }
-  /** `truncated`: the model stopped at its length limit, so `text` is incomplete and renderers should say so. */
-  | { type: 'answer'; text: string; usage: TokenUsage; steps: number; truncated?: true }
+  /** `truncated`: `text` is incomplete (see {@link AnswerCut}) and renderers should say so. */
+  | { type: 'answer'; text: string; usage: TokenUsage; steps: number; truncated?: AnswerCut }
   /** Something the asker should know about an answer, shown under it (e.g. it could not be remembered). */
   | { type: 'notice'; code: 'not_remembered'; message: string }
   /** One model call finished, spending `usage` (emitted for every call, whatever the run's outcome). */
@@ -29,6 +32,6 @@ export type AgentEventHandler = (event: AgentEvent) => void;
 
 /** How a run ended. */
 export type RunResult =
-  | { status: 'answered'; text: string; usage: TokenUsage; steps: number; truncated?: true }
+  | { status: 'answered'; text: string; usage: TokenUsage; steps: number; truncated?: AnswerCut }
   | { status: 'failed'; code: ErrorCode; message: string }
   | { status: 'cancelled' };

@@ -7,6 +7,8 @@ import type {
 import type { TokenUsage } from '../agent/events.js';
 import { isAbortError, ModelError } from '../errors.js';
 import { createDeadline, type Deadline } from '../util/deadline.js';
+import { linkedSignal } from '../util/linked-signal.js';
+import { createPauser } from '../util/pauser.js';
 import type { ChatMessage, ChatModel, Completion, CompletionRequest, ToolCall } from './types.js';
 
 /** Settings of the OpenAI-compatible client. */
@@ -50,10 +52,10 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       if (request.maxTokens) params.max_tokens = request.maxTokens;
       try {
         if (options.stream) return await streamed(client, params, request, options.timeoutMs);
-        const response = await client.chat.completions.create(
-          { ...params, stream: false },
-          { signal: request.signal ?? null },
-        );
+        const call = linkedSignal(request.signal);
+        const response = await client.chat.completions
+          .create({ ...params, stream: false }, { signal: call.signal })
+          .finally(call.dispose);
         const choice = response.choices[0];
         if (!choice) throw new ModelError('model_error', 'The model returned no choices.');
         const content = choice.message.content ?? '';
@@ -114,7 +116,9 @@ async function readStream(
   let usage: ChatCompletionChunk['usage'];
   const calls: { id: string; name: string; arguments: string }[] = [];
   let chunks = 0;
+  const pause = createPauser();
   for await (const chunk of stream) {
+    await pause();
     idle.refresh();
     chunks++;
     if (chunk.usage) usage = chunk.usage;

@@ -33,7 +33,9 @@ export function createChannelMemory(deps: ChannelMemoryDeps): ChannelMemory {
         })),
       };
     },
-    async record(key, turn) {
+    async record(key, { author, question, answer }) {
+      // NUL bytes have no meaning in a conversation and break tools that read the database as text.
+      const turn = { author: withoutNul(author), question: withoutNul(question), answer: withoutNul(answer) };
       // Counted once here and stored with the turn; loading context never tokenizes again.
       await store.appendTurn(key, { ...turn, tokens: turnTokens(turn) });
       compressor.schedule(key);
@@ -52,4 +54,8 @@ export function createChannelMemory(deps: ChannelMemoryDeps): ChannelMemory {
     },
     idle: (graceMs) => compressor.idle(graceMs),
   };
+}
+
+function withoutNul(text: string): string {
+  return text.includes('\0') ? text.replaceAll('\0', '') : text;
 }

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { TokenUsage } from '../agent/events.js';
 import type { Logger } from '../logger.js';
 import type { ConversationStore } from '../ports/conversation-store.js';
@@ -44,8 +43,6 @@ export function createCompressor(deps: CompressorDeps): Compressor {
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
   const cancel = new AbortController();
-  // Every compression in flight (one per busy channel) listens to this one signal.
-  setMaxListeners(0, cancel.signal);
 
   async function compress(key: string): Promise<number> {
     let folded = 0;

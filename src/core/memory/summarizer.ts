@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../agent/events.js';
+import { escapeHeaderLines, speakerName } from '../agent/speaker.js';
 import { ModelError } from '../errors.js';
 import type { ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
@@ -80,7 +81,15 @@ export function createSummarizer(deps: SummarizerDeps): Summarizer {
   };
 }
 
-/** The turns as the summariser reads them: `[author] question` then `Assistant: answer`. */
+const ASSISTANT = 'Assistant:';
+
+/** The turns as the summariser reads them: `[author] question` then `Assistant: answer`, no line forging either. */
 export function formatTranscript(turns: readonly Turn[]): string {
-  return turns.map((t) => `[${t.author}] ${t.question}\nAssistant: ${t.answer}`).join('\n\n');
+  return turns
+    .map(
+      (t) =>
+        `[${speakerName(t.author)}] ${escapeHeaderLines(t.question, [ASSISTANT])}\n` +
+        `${ASSISTANT} ${escapeHeaderLines(t.answer, [ASSISTANT])}`,
+    )
+    .join('\n\n');
 }

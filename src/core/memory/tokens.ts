@@ -1,5 +1,6 @@
 import { decode, encode, countTokens as encodeAndCount } from 'gpt-tokenizer';
 import { formatSummaryMessage, formatUserMessage } from '../agent/build-messages.js';
+import { tokenPieces } from './token-pieces.js';
 import type { Turn } from './types.js';
 
 /** Tokens a chat message costs beyond its text (role and separators), as OpenAI documents for its models. */
@@ -8,9 +9,14 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 // Text like "<|endoftext|>" typed by a user is ordinary text here, not a special token (and must not throw).
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
-/** Tokens of `text` with the o200k tokenizer (GPT-4o family); other models differ a little, not a lot. */
+/**
+ * Tokens of `text` with the o200k tokenizer (GPT-4o family); other models differ a little, not a lot. Linear
+ * in the length: very long runs without a space are counted in slices, which costs a few tokens more.
+ */
 export function countTokens(text: string): number {
-  return encodeAndCount(text, PLAIN_TEXT);
+  let total = 0;
+  for (const piece of tokenPieces(text)) total += encodeAndCount(piece, PLAIN_TEXT);
+  return total;
 }
 
 /** Tokens a stored turn costs in a prompt: the user message `[author] question` plus the answer message. */
@@ -29,6 +35,13 @@ export function summaryTokens(summary: string): number {
 
 /** `text` cut to at most `max` tokens (a last resort: it drops whatever comes after). */
 export function truncateToTokens(text: string, max: number): string {
-  const tokens = encode(text, PLAIN_TEXT);
-  return tokens.length <= max ? text : decode(tokens.slice(0, max));
+  let kept = 0;
+  let used = 0;
+  for (const piece of tokenPieces(text)) {
+    const tokens = encode(piece, PLAIN_TEXT);
+    if (used + tokens.length > max) return text.slice(0, kept) + decode(tokens.slice(0, max - used));
+    used += tokens.length;
+    kept += piece.length;
+  }
+  return text;
 }

@@ -1,16 +1,26 @@
 import { z } from 'zod';
-import { createMathSandbox } from './calculator-sandbox.js';
+import { createMathPool } from './calculator-pool.js';
+import type { MathSandbox } from './calculator-sandbox.js';
 import { defineTool, ToolInputError } from './define-tool.js';
 import type { ToolFactory } from './registry.js';
 
 /** Longest expression accepted; real questions need far less, and parsing cost grows with length. */
 export const MAX_EXPRESSION_CHARS = 1000;
 
-// One worker for the whole process: every calculator tool shares it, and it starts on first use.
-const sandbox = createMathSandbox();
+/** What `calculator` reads from the configuration. */
+export interface CalculatorSettings {
+  /** Calculator processes; a costly expression holds one of them, not every channel. */
+  CALCULATOR_WORKERS: number;
+}
+
+// One pool per size for the whole process: every calculator tool shares it.
+const pools = new Map<number, MathSandbox>();
 
 /** `calculator`: evaluates a mathjs expression (arithmetic, functions, units, matrices) in a bounded sandbox. */
-export const calculatorTool: ToolFactory = () => {
+export const calculatorTool: ToolFactory<CalculatorSettings> = (settings) => {
+  const size = settings.CALCULATOR_WORKERS;
+  const sandbox = pools.get(size) ?? createMathPool(size);
+  pools.set(size, sandbox);
   sandbox.warm();
   return defineTool({
     name: 'calculator',

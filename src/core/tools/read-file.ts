@@ -1,8 +1,9 @@
-import { constants, type Dirent } from 'node:fs';
-import { type FileHandle, open, readdir, realpath } from 'node:fs/promises';
+import { constants, type Dirent, type Stats } from 'node:fs';
+import { type FileHandle, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolInputError } from './define-tool.js';
+import { createDenyList } from './deny-list.js';
 import type { ToolFactory } from './registry.js';
 
 /** Most characters of a file shown; it stays under the agent's observation limit with room for the marker. */
@@ -16,11 +17,14 @@ export interface ReadFileSettings {
   WORKSPACE_DIR: string;
   /** Larger files are refused. */
   READ_FILE_MAX_BYTES: number;
+  /** File names never read (globs, any case; `!` allows again), e.g. `.env*` or `*.pem`. */
+  READ_FILE_DENY: readonly string[];
 }
 
 /** `read_file`: reads a text file under WORKSPACE_DIR, refusing anything that leads outside it. */
-export const readFileTool: ToolFactory<ReadFileSettings> = (settings) =>
-  defineTool({
+export const readFileTool: ToolFactory<ReadFileSettings> = (settings) => {
+  const denied = createDenyList(settings.READ_FILE_DENY);
+  return defineTool({
     name: 'read_file',
     description:
       'Reads a text file from the workspace folder shared with the bot. Long files are cut; ' +
@@ -54,19 +58,23 @@ export const readFileTool: ToolFactory<ReadFileSettings> = (settings) =>
       if (!isInside(realRoot, real)) {
         throw new ToolInputError(`"${path}" links to a location outside the workspace; it cannot be read.`);
       }
-      if (/^\.env(\..+)?$/.test(basename(real)) && basename(real) !== '.env.example') {
-        throw new ToolInputError(`"${path}" holds secrets (environment settings) and cannot be read.`);
-      }
+      if (denied(basename(path)) || denied(basename(real))) throw new ToolInputError(secretFile(path));
 
-      // O_NONBLOCK: opening a FIFO must not hang; O_NOFOLLOW: the checked path must not be swapped for a link.
+      // O_NONBLOCK: opening a FIFO must not hang; O_NOFOLLOW: the last part must not be swapped for a link.
       const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(
         (err: NodeJS.ErrnoException) => {
           throw new ToolInputError(openProblem(path, err));
         },
       );
       try {
+        // A folder on the way may have been swapped for a link since the check: what was opened is checked.
+        const opened = await openedPath(handle, real);
         const info = await handle.stat();
-        if (info.isDirectory()) return await describeDirectory(real, path);
+        if (!isInside(realRoot, opened) || !(await sameFile(opened, info))) {
+          throw new ToolInputError(`"${path}" links to a location outside the workspace; it cannot be read.`);
+        }
+        if (denied(basename(opened))) throw new ToolInputError(secretFile(path));
+        if (info.isDirectory()) return await describeDirectory(listable(handle, opened), path);
         if (!info.isFile()) throw new ToolInputError(`"${path}" is not a regular file.`);
         if (info.size > settings.READ_FILE_MAX_BYTES) {
           throw new ToolInputError(
@@ -84,6 +92,28 @@ export const readFileTool: ToolFactory<ReadFileSettings> = (settings) =>
       }
     },
   });
+};
+
+function secretFile(path: string): string {
+  return `"${path}" may hold secrets (READ_FILE_DENY) and cannot be read.`;
+}
+
+// Linux names the file behind a descriptor; elsewhere the path is resolved again and checked by sameFile.
+const FD_LINKS = process.platform === 'linux';
+
+async function openedPath(handle: FileHandle, real: string): Promise<string> {
+  return FD_LINKS ? readlink(`/proc/self/fd/${handle.fd}`) : realpath(real);
+}
+
+/** A folder read through its descriptor's link is the one opened, whatever its path points to now. */
+function listable(handle: FileHandle, opened: string): string {
+  return FD_LINKS ? `/proc/self/fd/${handle.fd}` : opened;
+}
+
+async function sameFile(path: string, info: Stats): Promise<boolean> {
+  const now = await stat(path).catch(() => undefined);
+  return now !== undefined && now.dev === info.dev && now.ino === info.ino;
+}
 
 function isInside(root: string, target: string): boolean {
   const rel = relative(root, target);

@@ -1,4 +1,4 @@
-import { calculatorTool } from './calculator.js';
+import { type CalculatorSettings, calculatorTool } from './calculator.js';
 import { type CurrentTimeSettings, currentTimeTool } from './current-time.js';
 import type { Tool } from './define-tool.js';
 import { type ReadFileSettings, readFileTool } from './read-file.js';
@@ -11,6 +11,7 @@ export type ToolFactory<Settings = void> = (settings: Settings) => Tool | null;
 
 /** Each built-in tool's settings, apart: a tool is handed its own and nothing else. */
 export interface ToolSettings {
+  calculator: CalculatorSettings;
   currentTime: CurrentTimeSettings;
   weather: WeatherSettings;
   wikipedia: WikipediaSettings;
@@ -21,7 +22,7 @@ export interface ToolSettings {
 /** The tools these settings enable, in a stable order. Adding a tool: create its file, then add it here. */
 export function createTools(settings: ToolSettings): Tool[] {
   return [
-    calculatorTool(),
+    calculatorTool(settings.calculator),
     currentTimeTool(settings.currentTime),
     weatherTool(settings.weather),
     wikipediaTool(settings.wikipedia),

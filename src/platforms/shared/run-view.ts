@@ -1,4 +1,4 @@
-import type { AgentEvent, TokenUsage } from '../../core/agent/events.js';
+import type { AgentEvent, AnswerCut, TokenUsage } from '../../core/agent/events.js';
 import type { AskOutcome } from '../../core/assistant.js';
 import type { ErrorCode } from '../../core/errors.js';
 import { WORDING } from './wording.js';
@@ -23,8 +23,8 @@ export interface RunView {
   error?: { code: ErrorCode; message: string };
   /** Tokens the model reported, once the run answered. */
   usage?: TokenUsage;
-  /** The model stopped at its length limit: the final answer is incomplete. */
-  truncated?: boolean;
+  /** Why the final answer is incomplete, when it is. */
+  truncated?: AnswerCut | undefined;
   /** Notes for under the answer, e.g. that it could not be remembered. */
   notices?: string[];
 }
@@ -82,7 +82,7 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
     case 'answer':
       view.answer = event.text;
       view.usage = event.usage;
-      view.truncated = event.truncated === true;
+      view.truncated = event.truncated;
       view.phase = 'final';
       return true;
     case 'error':
@@ -102,7 +102,7 @@ export function endFromOutcome(view: RunView, outcome: AskOutcome | undefined): 
         text: outcome.text,
         usage: outcome.usage,
         steps: outcome.steps,
-        ...(outcome.truncated ? { truncated: true } : {}),
+        ...(outcome.truncated ? { truncated: outcome.truncated } : {}),
       });
       return;
     case 'cancelled':
@@ -132,6 +132,12 @@ export type Outcome =
 export function outcomeText(view: RunView): Outcome {
   if (view.phase !== 'final') return { kind: 'problem', text: view.error?.message ?? WORDING.failed };
   const text = view.answer.trim() ? view.answer : WORDING.emptyAnswer;
-  const notes = [...(view.truncated ? [WORDING.lengthCut] : []), ...(view.notices ?? [])];
+  const cut =
+    view.truncated === 'length'
+      ? [WORDING.lengthCut]
+      : view.truncated === 'max_chars'
+        ? [WORDING.maxCharsCut]
+        : [];
+  const notes = [...cut, ...(view.notices ?? [])];
   return notes.length > 0 ? { kind: 'answer', text, note: notes.join(' ') } : { kind: 'answer', text };
 }

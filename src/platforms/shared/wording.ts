@@ -23,6 +23,8 @@ export const WORDING = {
   bareMention: 'Ask me something after the mention, e.g. “@me what is 123 * 456?”',
   /** Under an answer the model's length limit cut short. */
   lengthCut: 'The model stopped at its length limit, so this answer is incomplete.',
+  /** The answer was longer than ANSWER_MAX_CHARS and was cut there. */
+  maxCharsCut: 'This answer was longer than the bot’s limit, so it was cut here.',
   /** A command failed; the cause is in the logs. */
   commandFailed: 'That did not work; the details are in the bot’s logs.',
   /** The bot could not post its answer in the channel. */

@@ -59,12 +59,22 @@ function codeBlockLine(line: string): string {
   return escapeMrkdwn(line.replace(/```/g, `\`${ZWSP}\`\``));
 }
 
+const QUOTE = /\s{0,3}>\s?/y;
+
 function convertLine(line: string): string {
   const heading = /^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
   if (heading) return heading[1] ? `*${convertInline(heading[1], false)}*` : '';
   if (/^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/.test(line)) return '──────────';
-  const quote = /^\s{0,3}>\s?(.*)$/.exec(line);
-  if (quote) return `> ${convertLine(quote[1]!)}`;
+  // Nested quotes are counted, not recursed into: thousands of ">" must not exhaust the stack. A level
+  // counts only if no line separator follows it (as with /^\s{0,3}>\s?(.*)$/, whose `.` stops at one).
+  const lastBreak = Math.max(line.lastIndexOf('\u2028'), line.lastIndexOf('\u2029'));
+  let depth = 0;
+  let rest = 0;
+  for (QUOTE.lastIndex = 0; QUOTE.test(line) && QUOTE.lastIndex > lastBreak; QUOTE.lastIndex = rest) {
+    depth++;
+    rest = QUOTE.lastIndex;
+  }
+  if (depth > 0) return `${'> '.repeat(depth)}${convertLine(line.slice(rest))}`;
   const bullet = /^(\s*)[-*+]\s+(?:\[([ xX])\]\s+)?(.*)$/.exec(line);
   if (bullet) {
     const level = Math.floor(bullet[1]!.replace(/\t/g, '  ').length / 2);
@@ -80,8 +90,9 @@ function convertLine(line: string): string {
 }
 
 // Code spans | links and images (URLs may hold one level of parentheses) | <autolinks> | bare URLs | escapes.
+// A link's text holds no brackets, so no "[" is read past the next one: the scan stays linear on "[[[[…".
 const INLINE =
-  /(`+)(.+?)\1(?!`)|(!?)\[([^\]\n]*)\]\(\s*<?((?:[^\s<>()]|\([^\s<>()]*\))+)>?(?:\s+"[^"\n]*")?\s*\)|<((?:https?:\/\/|mailto:)[^\s<>]+)>|(https?:\/\/[^\s<>]+)|\\([\\`*_{}[\]()#+\-.!~|>])/g;
+  /(`+)(.+?)\1(?!`)|(!?)\[([^[\]\n]*)\]\(\s*<?((?:[^\s<>()]|\([^\s<>()]*\))+)>?(?:\s+"[^"\n]*")?\s*\)|<((?:https?:\/\/|mailto:)[^\s<>]+)>|(https?:\/\/[^\s<>]+)|\\([\\`*_{}[\]()#+\-.!~|>])/g;
 
 /** Converts the inline Markdown of one line; `bold` false drops bold markers (inside headings, already bold). */
 function convertInline(text: string, bold = true): string {
@@ -107,24 +118,63 @@ function convertInline(text: string, bold = true): string {
     }
     return keep(escapeMrkdwn(escaped));
   });
-  s = escapeMrkdwn(s)
-    .replace(/\*\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*\*/g, `${BOLD}_$1_${BOLD}`)
-    .replace(/\*\*(?=\S)(.+?)(?<=\S)\*\*/g, `${BOLD}$1${BOLD}`)
-    .replace(/(?<!\w)__(?=\S)(.+?)(?<=\S)__(?!\w)/g, `${BOLD}$1${BOLD}`)
-    .replace(/(?<![*\w])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![*\w])/g, '_$1_')
-    .replace(/~~(?=\S)(.+?)(?<=\S)~~/g, '~$1~');
+  s = escapeMrkdwn(s).replace(/\*\*\*(?=\S)([^*\n]+?)(?<=\S)\*\*\*/g, `${BOLD}_$1_${BOLD}`);
+  s = pairDelimiters(s, '**', (inner) => `${BOLD}${inner}${BOLD}`);
+  s = pairDelimiters(s, '__', (inner) => `${BOLD}${inner}${BOLD}`, true);
+  s = s.replace(/(?<![*\w])\*(?=[^\s*])([^*\n]*?[^\s*])\*(?![*\w])/g, '_$1_');
+  s = pairDelimiters(s, '~~', (inner) => `~${inner}~`);
   s = neutraliseBroadcasts(s).replace(/\u0001/g, bold ? '*' : '');
   return s.replace(/\u0002(\d+)\u0003/g, (_, i: string) => tokens[Number(i)]!);
 }
 
+const isSpace = (ch: string | undefined) => ch !== undefined && /\s/.test(ch);
+const isWord = (ch: string | undefined) => ch !== undefined && /\w/.test(ch);
+
+/**
+ * Wraps each `marker`…`marker` pair as `/marker(?=\S)(.+?)(?<=\S)marker/g` would find it (with `word`, also
+ * not inside a word), in one pass: that regex reads to the end of the line for every opener without a closer.
+ */
+function pairDelimiters(text: string, marker: string, wrap: (inner: string) => string, word = false): string {
+  // `.` stops at these line breaks, so a pair never spans one.
+  if (/[\u2028\u2029]/.test(text)) {
+    return text
+      .split(/([\u2028\u2029])/)
+      .map((part, i) => (i % 2 ? part : pairDelimiters(part, marker, wrap, word)))
+      .join('');
+  }
+  const m = marker.length;
+  const closers: number[] = [];
+  for (let q = text.indexOf(marker, 1); q !== -1; q = text.indexOf(marker, q + 1)) {
+    if (!isSpace(text[q - 1]) && !(word && isWord(text[q + m]))) closers.push(q);
+  }
+  let out = '';
+  let done = 0;
+  let next = 0;
+  for (let i = text.indexOf(marker); i !== -1; ) {
+    if (text[i + m] !== undefined && !isSpace(text[i + m]) && !(word && isWord(text[i - 1]))) {
+      while (next < closers.length && closers[next]! < i + m + 1) next++;
+      const close = closers[next];
+      if (close === undefined) break; // later openers would need a closer later still
+      out += text.slice(done, i) + wrap(text.slice(i + m, close));
+      done = close + m;
+      i = text.indexOf(marker, done);
+    } else {
+      i = text.indexOf(marker, i + 1);
+    }
+  }
+  return out + text.slice(done);
+}
+
 /** Splits trailing punctuation (and unbalanced closing parentheses) off a bare URL. */
 function splitUrlTail(text: string): [string, string] {
+  const opened = text.split('(').length - 1;
+  let closed = text.split(')').length - 1;
   let end = text.length;
   while (end > 0) {
     const last = text[end - 1]!;
-    const body = text.slice(0, end);
-    const unbalanced = last === ')' && body.split('(').length < body.split(')').length;
+    const unbalanced = last === ')' && opened < closed;
     if (!unbalanced && !/[.,;:!?'"*_~\]]/.test(last)) break;
+    if (last === ')') closed--;
     end--;
   }
   return [text.slice(0, end), text.slice(end)];

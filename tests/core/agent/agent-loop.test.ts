@@ -83,6 +83,7 @@ const baseSettings: AgentSettings = {
   TOOL_TIMEOUT_MS: 2000,
   TOOL_CONCURRENCY: 4,
   RUN_TIMEOUT_MS: 10_000,
+  ANSWER_MAX_CHARS: 40_000,
 };
 
 describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol) => {

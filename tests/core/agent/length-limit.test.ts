@@ -62,6 +62,7 @@ describe.each([
         TOOL_TIMEOUT_MS: 2000,
         TOOL_CONCURRENCY: 4,
         RUN_TIMEOUT_MS: 10_000,
+        ANSWER_MAX_CHARS: 40_000,
       },
     });
     const events: AgentEvent[] = [];
@@ -74,8 +75,8 @@ describe.each([
   it('delivers a cut final answer flagged as truncated, with the model’s own text', async () => {
     fake.script({ ...say.answer('The answer is forty'), finishReason: cut });
     const { result, events } = await ask();
-    expect(result).toMatchObject({ status: 'answered', text: 'The answer is forty', truncated: true });
-    expect(events.at(-1)).toMatchObject({ type: 'answer', text: 'The answer is forty', truncated: true });
+    expect(result).toMatchObject({ status: 'answered', text: 'The answer is forty', truncated: 'length' });
+    expect(events.at(-1)).toMatchObject({ type: 'answer', text: 'The answer is forty', truncated: 'length' });
   });
 
   it('leaves a complete answer unflagged', async () => {
@@ -110,7 +111,7 @@ describe.each([
       expect(result).toMatchObject({
         status: 'answered',
         text: 'Paris is the capital of France, and it',
-        truncated: true,
+        truncated: 'length',
       });
       expect(fake.requests).toHaveLength(1);
     });
@@ -128,8 +129,12 @@ describe('a cut answer through the assistant', () => {
     const first = await t.core.assistant.ask({ key: 'c', author: 'alice', text: 'tell a story' }, (e) =>
       events.push(e),
     );
-    expect(first).toMatchObject({ status: 'answered', text: 'Chapter one begins with', truncated: true });
-    expect(events.at(-1)).toMatchObject({ type: 'answer', text: 'Chapter one begins with', truncated: true });
+    expect(first).toMatchObject({ status: 'answered', text: 'Chapter one begins with', truncated: 'length' });
+    expect(events.at(-1)).toMatchObject({
+      type: 'answer',
+      text: 'Chapter one begins with',
+      truncated: 'length',
+    });
 
     await t.core.assistant.ask({ key: 'c', author: 'alice', text: 'go on' }, () => {});
     const remembered = t.fake.requests[1]!.body.messages.find((m) => m.role === 'assistant');

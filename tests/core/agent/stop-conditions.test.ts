@@ -73,6 +73,7 @@ describe('agent loop with injected stop conditions', () => {
         TOOL_TIMEOUT_MS: 2000,
         TOOL_CONCURRENCY: 4,
         RUN_TIMEOUT_MS: 10_000,
+        ANSWER_MAX_CHARS: 40_000,
       },
       stopConditions: [budget],
     });

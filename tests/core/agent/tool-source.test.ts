@@ -54,6 +54,7 @@ describe('tools that come and go', () => {
         TOOL_TIMEOUT_MS: 2000,
         TOOL_CONCURRENCY: 4,
         RUN_TIMEOUT_MS: 10_000,
+        ANSWER_MAX_CHARS: 40_000,
       },
     });
   const ask = (agent: ReturnType<typeof agentOn>) =>

@@ -27,6 +27,19 @@ describe('channel memory', () => {
     }
   };
 
+  it('stores questions, answers and names without NUL bytes', async () => {
+    fx = await startMemoryFixture();
+    await fx.memory.record('c', {
+      author: 'al\0ice',
+      question: 'what\0 is\0\0 it?',
+      answer: '\0forty-two\0',
+    });
+    expect(await fx.memory.context('c')).toEqual({
+      summary: undefined,
+      turns: [{ author: 'alice', question: 'what is it?', answer: 'forty-two' }],
+    });
+  });
+
   it('gives an empty context for a new channel and remembers turns in order', async () => {
     fx = await startMemoryFixture();
     expect(await fx.memory.context('console:local')).toEqual({ summary: undefined, turns: [] });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { calculatorTool, MAX_EXPRESSION_CHARS } from '../../../src/core/tools/calculator.js';
 import { type Tool, ToolInputError } from '../../../src/core/tools/define-tool.js';
 
-const tool = calculatorTool() as Tool<{ expression: string }>;
+const tool = calculatorTool({ CALCULATOR_WORKERS: 2 }) as Tool<{ expression: string }>;
 const calc = (expression: string, signal = new AbortController().signal) =>
   tool.execute({ expression }, { signal });
 
@@ -95,7 +95,7 @@ describe('calculator', () => {
   it('works when the app runs its TypeScript through tsx', async () => {
     const script =
       "import('./src/core/tools/calculator.ts').then(async ({ calculatorTool }) => {" +
-      "  const out = await calculatorTool({}).execute({ expression: '6 * 7' }, { signal: new AbortController().signal });" +
+      "  const out = await calculatorTool({ CALCULATOR_WORKERS: 2 }).execute({ expression: '6 * 7' }, { signal: new AbortController().signal });" +
       '  console.log(out);' +
       '});';
     const { stdout } = await promisify(execFile)('node_modules/.bin/tsx', ['-e', script], {

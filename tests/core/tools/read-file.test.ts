@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -21,6 +21,18 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
+
+// Swaps <workspace>/d for a link to <outside> and back, as fast as it can, until killed.
+const SWAP_LOOP = `
+const fs = require('node:fs');
+const [ws, outside] = process.argv.slice(1);
+const dir = ws + '/d', parked = ws + '/d.parked';
+for (;;) {
+  fs.renameSync(dir, parked);
+  fs.symlinkSync(outside, dir);
+  fs.unlinkSync(dir);
+  fs.renameSync(parked, dir);
+}`;
 
 function makeTool(env: Record<string, string> = {}): Tool<{ path: string }> {
   return readFileTool(testConfig({ WORKSPACE_DIR: workspace, ...env })) as Tool<{ path: string }>;
@@ -117,7 +129,39 @@ describe('read_file', () => {
 
   it('refuses .env files, which hold secrets', async () => {
     await writeFile(join(workspace, '.env'), 'OPENAI_API_KEY=sk-123');
-    expect(await refusal('.env')).toMatch(/holds secrets/);
+    expect(await refusal('.env')).toMatch(/may hold secrets/);
+  });
+
+  it.each([
+    '.ENV',
+    '.env.local',
+    '.Env.Production',
+    '.envrc',
+    'server.pem',
+    'TLS.KEY',
+    'id_rsa',
+    'ID_ED25519',
+    'notes/id_ecdsa.pub',
+  ])('refuses the secret file %s, whatever its case', async (path) => {
+    await writeFile(join(workspace, path), 'PRIVATE');
+    expect(await refusal(path)).toMatch(/may hold secrets \(READ_FILE_DENY\)/);
+  });
+
+  it('refuses a link to a secret file by the name it leads to', async () => {
+    await writeFile(join(workspace, 'server.key'), 'PRIVATE');
+    await symlink('server.key', join(workspace, 'harmless.txt'));
+    expect(await refusal('harmless.txt')).toMatch(/may hold secrets/);
+  });
+
+  it('reads .env.example, and follows READ_FILE_DENY when it is set', async () => {
+    await writeFile(join(workspace, '.env.example'), '# LLM_MODEL=gpt-4o-mini');
+    await writeFile(join(workspace, 'private.txt'), 'mine');
+    await writeFile(join(workspace, 'server.pem'), 'cert');
+    expect(await read('.env.example')).toBe('# LLM_MODEL=gpt-4o-mini');
+    const strict = makeTool({ READ_FILE_DENY: 'PRIVATE.*, *.example' });
+    expect(await read('private.txt', strict).catch((e: Error) => e.message)).toMatch(/may hold secrets/);
+    expect(await read('.env.example', strict).catch((e: Error) => e.message)).toMatch(/may hold secrets/);
+    expect(await read('server.pem', strict)).toBe('cert');
   });
 
   it('says an empty file is empty', async () => {
@@ -129,6 +173,34 @@ describe('read_file', () => {
     execFileSync('mkfifo', [join(workspace, 'pipe')]);
     expect(await refusal('pipe')).toBe('"pipe" is not a regular file.');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'never reads outside while a folder on the path is swapped for a link to outside, again and again',
+    async () => {
+      await mkdir(join(workspace, 'd'));
+      await writeFile(join(workspace, 'd', 'f.txt'), 'inside');
+      await mkdir(join(base, 'outside'));
+      await writeFile(join(base, 'outside', 'f.txt'), 'TOP SECRET');
+      const swapper = spawn(process.execPath, ['-e', SWAP_LOOP, workspace, join(base, 'outside')], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      const outcomes = { inside: 0, refused: 0, outside: 0 };
+      try {
+        const end = Date.now() + 3000;
+        while (Date.now() < end) {
+          const text = await read('d/f.txt').catch(() => undefined);
+          if (text === undefined) outcomes.refused++;
+          else if (text.includes('TOP SECRET')) outcomes.outside++;
+          else outcomes.inside++;
+        }
+      } finally {
+        swapper.kill();
+      }
+      expect(outcomes.outside).toBe(0);
+      expect(outcomes.inside).toBeGreaterThan(0);
+      expect(outcomes.refused).toBeGreaterThan(0);
+    },
+  );
 
   it('says when the workspace folder itself is missing', async () => {
     const missing = makeTool({ WORKSPACE_DIR: join(base, 'no-such-dir') });

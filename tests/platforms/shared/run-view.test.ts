@@ -88,13 +88,24 @@ describe('the run view', () => {
 
   it('puts notices under the answer, after the length-limit note', () => {
     const view = reduce([
-      { type: 'answer', text: 'Part of it', usage, steps: 1, truncated: true },
+      { type: 'answer', text: 'Part of it', usage, steps: 1, truncated: 'length' },
       { type: 'notice', code: 'not_remembered', message: 'Not saved.' },
     ]);
     expect(outcomeText(view)).toEqual({
       kind: 'answer',
       text: 'Part of it',
       note: `${WORDING.lengthCut} Not saved.`,
+    });
+  });
+
+  it('says why an incomplete answer is incomplete', () => {
+    const answer = (truncated: 'length' | 'max_chars') =>
+      reduce([{ type: 'answer', text: 'Part', usage, steps: 1, truncated }]);
+    expect(outcomeText(answer('length'))).toEqual({ kind: 'answer', text: 'Part', note: WORDING.lengthCut });
+    expect(outcomeText(answer('max_chars'))).toEqual({
+      kind: 'answer',
+      text: 'Part',
+      note: WORDING.maxCharsCut,
     });
   });
 

@@ -52,6 +52,29 @@ describe('markdownToMrkdwn', () => {
   });
 });
 
+describe('markdownToMrkdwn on long hostile lines', () => {
+  it.each([
+    ['bold openers that never close', '**a '.repeat(20_000), '**a '.repeat(20_000)],
+    ['underscore openers that never close', '__a '.repeat(20_000), '__a '.repeat(20_000)],
+    ['strike openers that never close', '~~a '.repeat(20_000), '~~a '.repeat(20_000)],
+    ['bold pairs', `${'**bold** '.repeat(9_000)}**open`, `${'*bold* '.repeat(9_000)}**open`],
+    ['link openers that never close', '!['.repeat(40_000), '!['.repeat(40_000)],
+    [
+      'a link after many openers',
+      `${'['.repeat(40_000)}[x](https://a.b)`,
+      `${'['.repeat(40_000)}<https://a.b|x>`,
+    ],
+    [
+      'a URL followed by closing parentheses',
+      `https://a.b/${')'.repeat(80_000)}`,
+      `<https://a.b/>${')'.repeat(80_000)}`,
+    ],
+    ['deeply nested quotes', `${'>'.repeat(40_000)} deep`, `${'> '.repeat(40_000)}deep`],
+  ])('converts %s correctly', (_name, markdown, mrkdwn) => {
+    expect(markdownToMrkdwn(markdown)).toBe(mrkdwn);
+  });
+});
+
 describe('plainToMrkdwn', () => {
   it('escapes markup and breaks broadcasts in tool output', () => {
     expect(plainToMrkdwn('a < b & <!here> @Channel')).toBe('a &lt; b &amp; &lt;!here&gt; @\u200BChannel');
