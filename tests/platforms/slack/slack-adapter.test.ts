@@ -260,7 +260,7 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) =
   });
 
   it('cuts an answer to ANSWER_MAX_MESSAGES messages, the last saying how much is shown', async () => {
-    await start({ env: { ANSWER_MAX_MESSAGES: '2' } });
+    await start({ env: { ANSWER_MAX_MESSAGES: '2', ANSWER_MAX_CHARS: '100000' } });
     const paragraphs = Array.from(
       { length: 80 },
       (_, i) => `P${i + 1}: ${'lorem ipsum '.repeat(75).trim()}.`,
