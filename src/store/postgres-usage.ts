@@ -1,19 +1,20 @@
 import { StorageError } from '../core/errors.js';
-import type {
-  Admission,
-  BudgetRule,
-  RateRule,
-  UsageQuery,
-  UsageScope,
-  UsageStart,
-  UsageStore,
-  UsageTotals,
+import {
+  type Admission,
+  type BudgetRule,
+  NO_USAGE,
+  type RateRule,
+  type UsageQuery,
+  type UsageScope,
+  type UsageStart,
+  type UsageStore,
+  type UsageTotals,
 } from '../core/ports/usage-store.js';
 import type { PostgresDb, Sql } from './postgres-db.js';
 import { admitLocks } from './postgres-usage-locks.js';
 import { nothingSpent, recordOf, rowOf, spentOf, type UsageRow } from './sqlite-usage-rows.js';
 import { QUARTER_HOUR_MS } from './usage-days.js';
-import { mergeByDay, NO_USAGE, orderTotals } from './usage-totals.js';
+import { mergeByDay, orderTotals } from './usage-totals.js';
 
 const TAKEN = "outcome IN ('pending', 'answered', 'failed', 'cancelled')";
 const COLUMNS = `id, at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,

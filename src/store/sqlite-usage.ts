@@ -1,15 +1,16 @@
 import type Database from 'better-sqlite3';
 import { StorageError } from '../core/errors.js';
-import type {
-  Admission,
-  BudgetRule,
-  RateRule,
-  UsageOutcome,
-  UsageQuery,
-  UsageScope,
-  UsageStart,
-  UsageStore,
-  UsageTotals,
+import {
+  type Admission,
+  type BudgetRule,
+  NO_USAGE,
+  type RateRule,
+  type UsageOutcome,
+  type UsageQuery,
+  type UsageScope,
+  type UsageStart,
+  type UsageStore,
+  type UsageTotals,
 } from '../core/ports/usage-store.js';
 import {
   nothingSpent,
@@ -20,7 +21,7 @@ import {
   type UsageRow,
 } from './sqlite-usage-rows.js';
 import { QUARTER_HOUR_MS } from './usage-days.js';
-import { mergeByDay, NO_USAGE, orderTotals } from './usage-totals.js';
+import { mergeByDay, orderTotals } from './usage-totals.js';
 
 /** Wraps whatever a statement threw into a StorageError saying what could not be done. */
 export type FailWith = (what: string, err: unknown) => StorageError;

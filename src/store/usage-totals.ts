@@ -1,15 +1,5 @@
-import type { UsageTotals } from '../core/ports/usage-store.js';
+import { NO_USAGE, type UsageTotals } from '../core/ports/usage-store.js';
 import { dayIn } from './usage-days.js';
-
-/** The totals of no records at all. */
-export const NO_USAGE: Omit<UsageTotals, 'group'> = {
-  questions: 0,
-  refused: 0,
-  limited: 0,
-  modelCalls: 0,
-  promptTokens: 0,
-  completionTokens: 0,
-};
 
 /**
  * Merges groups named by a time (ms since the epoch, e.g. the start of a quarter hour none of whose

@@ -1,6 +1,13 @@
 import type { TokenUsage } from '../agent/events.js';
 import type { Logger } from '../logger.js';
-import type { BudgetRule, RateRule, UsageResult, UsageStore, UsageTotals } from '../ports/usage-store.js';
+import {
+  type BudgetRule,
+  NO_USAGE,
+  type RateRule,
+  type UsageResult,
+  type UsageStore,
+  type UsageTotals,
+} from '../ports/usage-store.js';
 import { type AccessDecision, type AccessPolicy, decideAccess, isAdmin } from './access-policy.js';
 import type { Asker } from './asker.js';
 import type { Rate } from './rate.js';
@@ -66,15 +73,6 @@ export interface Governor {
   report(asker: Asker, key: string): Promise<UsageReport>;
 }
 
-const EMPTY: Omit<UsageTotals, 'group'> = {
-  questions: 0,
-  refused: 0,
-  limited: 0,
-  modelCalls: 0,
-  promptTokens: 0,
-  completionTokens: 0,
-};
-
 /** Creates the governor. */
 export function createGovernor(deps: GovernorDeps): Governor {
   const { settings, usage, logger } = deps;
@@ -108,7 +106,7 @@ export function createGovernor(deps: GovernorDeps): Governor {
   };
 
   const totals = async (query: { since: number; until: number; userId?: string; key?: string }) =>
-    (await usage.totals({ ...query, by: 'none' }))[0] ?? { group: 'all', ...EMPTY };
+    (await usage.totals({ ...query, by: 'none' }))[0] ?? { group: 'all', ...NO_USAGE };
 
   return {
     async access(asker, key) {

@@ -109,6 +109,16 @@ export interface UsageTotals {
   completionTokens: number;
 }
 
+/** The totals of no records at all. */
+export const NO_USAGE: Omit<UsageTotals, 'group'> = {
+  questions: 0,
+  refused: 0,
+  limited: 0,
+  modelCalls: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+};
+
 /**
  * Where usage is recorded and limits are counted. `admit` is atomic: the check and the record it writes
  * happen as one, so limits hold across concurrent questions, restarts and (with a shared database) replicas.
