@@ -1,10 +1,11 @@
 import dotenv from 'dotenv';
-import { ConfigError, ThinkthreadError } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
 import { sqlitePathOf } from '../store/create-store.js';
 import { openPostgresImport } from '../store/postgres-import.js';
 import { isPostgresUrl, type PostgresTarget, parsePostgresUrl } from '../store/postgres-url.js';
 import { openSqliteExport } from '../store/sqlite-export.js';
 import { SQLITE_MEMORY_PATH } from '../store/sqlite-store.js';
+import { exitWith, runCli } from './cli-exit.js';
 import { MIGRATE_SYNOPSIS, MigrateArgsError, parseMigrateArgs } from './migrate-args.js';
 
 const USAGE_BATCH = 500;
@@ -78,23 +79,7 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 function usageError(problem: string): never {
-  return exit(2, `thinkthread migrate: ${problem}. ${MIGRATE_SYNOPSIS}`);
+  return exitWith(2, `thinkthread migrate: ${problem}. ${MIGRATE_SYNOPSIS}`);
 }
 
-function messageOf(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
-}
-
-function exit(code: number, line: string): never {
-  process.stderr.write(`${line}\n`);
-  process.exit(code);
-}
-
-try {
-  await main(process.argv.slice(2));
-} catch (err) {
-  exit(
-    1,
-    `thinkthread migrate: ${err instanceof ThinkthreadError ? messageOf(err) : `failed: ${messageOf(err)}`}`,
-  );
-}
+await runCli('migrate', () => main(process.argv.slice(2)));

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import dotenv from 'dotenv';
 import { z } from 'zod';
-import { ConfigError, ThinkthreadError } from '../core/errors.js';
+import { ConfigError } from '../core/errors.js';
 import type { Store } from '../core/ports/store.js';
 import type { UsageGrouping } from '../core/ports/usage-store.js';
 import { createStore, sqlitePathOf } from '../store/create-store.js';
 import { SQLITE_MEMORY_PATH } from '../store/sqlite-store.js';
 import { dayIn } from '../store/usage-days.js';
 import { nextDay, startOfDay } from './calendar.js';
+import { exitWith, oneLine, runCli } from './cli-exit.js';
 import { parseUsageArgs, USAGE_SYNOPSIS, UsageArgsError } from './usage-args.js';
 import { type Prices, remainder, reportOrder, usageCsv, usageTable } from './usage-report.js';
 
@@ -33,7 +34,7 @@ async function main(argv: readonly string[]): Promise<void> {
   try {
     args = parseUsageArgs(argv);
   } catch (err) {
-    if (err instanceof UsageArgsError) exit(2, `thinkthread usage: ${err.message}. ${USAGE_SYNOPSIS}`);
+    if (err instanceof UsageArgsError) exitWith(2, `thinkthread usage: ${err.message}. ${USAGE_SYNOPSIS}`);
     throw err;
   }
   if (args.help) {
@@ -47,7 +48,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const untilDay = args.until ?? today;
   const sinceDay = args.since ?? `${untilDay.slice(0, 8)}01`;
   if (sinceDay > untilDay)
-    exit(2, `thinkthread usage: --since ${sinceDay} is after ${untilDay}. ${USAGE_SYNOPSIS}`);
+    exitWith(2, `thinkthread usage: --since ${sinceDay} is after ${untilDay}. ${USAGE_SYNOPSIS}`);
   const period = { since: startOfDay(sinceDay, timeZone), until: startOfDay(nextDay(untilDay), timeZone) };
 
   const store = await openStore(settings.DATABASE_URL);
@@ -77,14 +78,14 @@ function readSettings(env: NodeJS.ProcessEnv): Settings {
   const parsed = settingsSchema.safeParse(set);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    exit(1, `thinkthread usage: ${issue.path.join('.')}: ${issue.message}`);
+    exitWith(1, `thinkthread usage: ${issue.path.join('.')}: ${issue.message}`);
   }
   const zone = parsed.data.DEFAULT_TIMEZONE?.trim();
   if (zone) {
     try {
       dayIn(zone);
     } catch {
-      exit(1, `thinkthread usage: DEFAULT_TIMEZONE: unknown time zone "${zone}"`);
+      exitWith(1, `thinkthread usage: DEFAULT_TIMEZONE: unknown time zone "${zone}"`);
     }
   }
   return { ...parsed.data, DEFAULT_TIMEZONE: zone || undefined };
@@ -103,30 +104,14 @@ async function openStore(databaseUrl: string): Promise<Store> {
     if (/^\s*sqlite:/i.test(databaseUrl)) {
       const path = sqlitePathOf(databaseUrl);
       if (path !== SQLITE_MEMORY_PATH && !existsSync(path)) {
-        exit(1, `thinkthread usage: there is no database at ${path} (DATABASE_URL)`);
+        exitWith(1, `thinkthread usage: there is no database at ${path} (DATABASE_URL)`);
       }
     }
     return await createStore(databaseUrl);
   } catch (err) {
-    const message = err instanceof ConfigError ? err.problems.join('; ') : messageOf(err);
-    exit(1, `thinkthread usage: ${message}`);
+    const message = err instanceof ConfigError ? err.problems.join('; ') : oneLine(err);
+    exitWith(1, `thinkthread usage: ${message}`);
   }
 }
 
-function messageOf(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
-}
-
-function exit(code: number, line: string): never {
-  process.stderr.write(`${line}\n`);
-  process.exit(code);
-}
-
-try {
-  await main(process.argv.slice(2));
-} catch (err) {
-  exit(
-    1,
-    `thinkthread usage: ${err instanceof ThinkthreadError ? messageOf(err) : `failed: ${messageOf(err)}`}`,
-  );
-}
+await runCli('usage', () => main(process.argv.slice(2)));
