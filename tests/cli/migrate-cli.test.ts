@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConversationSnapshot } from '../../src/core/ports/conversation-store.js';
 import type { Store } from '../../src/core/ports/store.js';
@@ -11,38 +9,16 @@ import { openPostgresStore } from '../../src/store/postgres-store.js';
 import { parsePostgresUrl } from '../../src/store/postgres-url.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { freePort } from '../helpers/free-port.js';
+import { type CliRun, runCli } from '../helpers/run-cli.js';
 import { dropSchema, freshSchema, postgresSuite, withSchema } from '../store/postgres-test-db.js';
 
-const root = resolve(import.meta.dirname, '../..');
-const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 const SECRET = 'm1grate-s3cret';
 const SYNOPSIS = /^thinkthread migrate: .+\. usage: npm run migrate -- --from sqlite:<path> /;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+const migrate = (args: string[], cwd: string, env: Record<string, string> = {}) =>
+  runCli('migrate', args, cwd, env);
 
-/** Runs `npm run migrate` the way npm does (tsx on src/cli/migrate.ts) in `cwd`, with only `env` plus PATH/HOME. */
-function migrate(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/cli/migrate.ts'), ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString('utf8');
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString('utf8');
-  });
-  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
-
-const expectOneCleanLine = (run: Run, code: number) => {
+const expectOneCleanLine = (run: CliRun, code: number) => {
   expect(run.code).toBe(code);
   expect(run.stdout).toBe('');
   expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -1,38 +1,12 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageRecord } from '../../src/core/ports/usage-store.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const root = resolve(import.meta.dirname, '../..');
-const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npm run usage` the way npm does (tsx on src/cli/usage.ts) in `cwd`, with only `env` plus PATH/HOME. */
-function usage(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/cli/usage.ts'), ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString('utf8');
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString('utf8');
-  });
-  return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
-}
+const usage = (args: string[], env: Record<string, string>, cwd: string) => runCli('usage', args, cwd, env);
 
 const record = (iso: string, over: Partial<UsageRecord> = {}): UsageRecord => ({
   at: Date.parse(iso),

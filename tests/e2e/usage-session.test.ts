@@ -1,32 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
+import { runCli } from '../helpers/run-cli.js';
 import { spawnBot } from '../helpers/spawn-bot.js';
-
-const root = resolve(import.meta.dirname, '../..');
-const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
-
-/** `npm run usage -- …args` against the database in `cwd`, with only `env` plus PATH/HOME. */
-function usageCli(
-  args: string[],
-  env: Record<string, string>,
-  cwd: string,
-): Promise<{ code: number | null; out: string }> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, join(root, 'src/cli/usage.ts'), ...args], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString('utf8');
-  });
-  return new Promise((done) => child.on('close', (code) => done({ code, out })));
-}
 
 describe('the usage record of a scripted session (terminal chat, then npm run usage)', {
   timeout: 60_000,
@@ -56,13 +34,13 @@ describe('the usage record of a scripted session (terminal chat, then npm run us
     expect(bot.stdout()).toMatch(/You today: 2 questions, 885 tokens/);
     expect(bot.stdout()).toMatch(/Top channels this month:\n {2}1\. console:local: 2 questions, 885 tokens/);
 
-    const table = await usageCli(
-      ['--by', 'channel', '--csv'],
-      { ...env, LLM_PRICE_INPUT_PER_MTOK: '1', LLM_PRICE_OUTPUT_PER_MTOK: '10' },
-      dir,
-    );
+    const table = await runCli('usage', ['--by', 'channel', '--csv'], dir, {
+      ...env,
+      LLM_PRICE_INPUT_PER_MTOK: '1',
+      LLM_PRICE_OUTPUT_PER_MTOK: '10',
+    });
     expect(table.code).toBe(0);
-    const rows = table.out
+    const rows = table.stdout
       .trim()
       .split(/\r?\n/)
       .map((line) => line.split(','));
