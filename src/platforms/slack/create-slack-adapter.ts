@@ -69,11 +69,18 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     convoStore: false,
   });
 
-  app.client.on(webApi.WebClientEvent.RATE_LIMITED, () => deps.rateLimited?.('slack'));
+  // Bolt hands listeners pooled clients (one per team), not app.client: each is counted once it is seen.
+  const watched = new WeakSet<webApi.WebClient>();
+  const watch = (client: webApi.WebClient) => {
+    if (!deps.rateLimited || watched.has(client)) return;
+    watched.add(client);
+    client.on(webApi.WebClientEvent.RATE_LIMITED, () => deps.rateLimited?.('slack'));
+  };
   const work = createWorkTracker(logger);
   // Every event is in flight from the first middleware on. A listener acks only after that, so shutdown
   // (and tests) cannot miss an event that was acknowledged but not yet answered.
-  app.use(async ({ next }) => {
+  app.use(async ({ client, next }) => {
+    watch(client);
     await work.track(next());
   });
 

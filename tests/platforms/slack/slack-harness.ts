@@ -44,6 +44,8 @@ export interface SlackHarness {
   adapter: SlackAdapter;
   /** The shared HTTP server the adapter mounts its routes on (always listening, in both modes). */
   httpUrl: string;
+  /** One entry per Slack API call answered 429, as the metrics count them. */
+  rateLimits: string[];
   /** Delivers an `event_callback` body as Slack would in this mode, resolving once it is acked. */
   deliver(body: Json, options?: { retryNum?: number }): Promise<Delivered>;
   /** Delivers a slash command, resolving with Slack's view of the ack. */
@@ -90,7 +92,14 @@ export async function startSlackHarness(
       logger,
       readiness: () => [platformCheck(adapter)],
     });
-    const adapter = createSlackAdapter({ config, assistant: core.core.assistant, logger, http });
+    const rateLimits: string[] = [];
+    const adapter = createSlackAdapter({
+      config,
+      assistant: core.core.assistant,
+      logger,
+      http,
+      rateLimited: (platform) => rateLimits.push(platform),
+    });
     const port = await http.listen(0);
     try {
       await adapter.start();
@@ -108,6 +117,7 @@ export async function startSlackHarness(
       model: core.fake,
       adapter,
       httpUrl: `http://127.0.0.1:${port}`,
+      rateLimits,
       async deliver(body, { retryNum } = {}) {
         if (mode === 'socket') {
           const ack = await slack.socket.send(

@@ -108,6 +108,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
     h.model.script({ content: 'Worth the wait.' });
     await ask(h, mention('hello'));
     expect(h.slack.callsTo('chat.update').map((c) => c.status)).toEqual([429, 200]);
+    expect(h.rateLimits).toEqual(['slack']);
     expect(visibleText(topLevel(h)[0]!)).toBe('Worth the wait.');
   });
 
