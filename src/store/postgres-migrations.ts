@@ -49,6 +49,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX usage_by_user ON usage (user_id, at);
   CREATE INDEX usage_by_key ON usage (key, at);
   `,
+  `
+  ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /**
