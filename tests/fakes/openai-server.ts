@@ -151,7 +151,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
-      ...(step.usage?.prompt_tokens_details ? { prompt_tokens_details: step.usage.prompt_tokens_details } : {}),
+      ...(step.usage?.prompt_tokens_details
+        ? { prompt_tokens_details: step.usage.prompt_tokens_details }
+        : {}),
       ...(step.usage?.prompt_cache_hit_tokens !== undefined
         ? { prompt_cache_hit_tokens: step.usage.prompt_cache_hit_tokens }
         : {}),
