@@ -49,6 +49,15 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX usage_by_user ON usage (user_id, at);
   CREATE INDEX usage_by_key ON usage (key, at);
   `,
+  `
+  CREATE TABLE channel_settings (
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    PRIMARY KEY (key, name)
+  );
+  `,
 ];
 
 /**

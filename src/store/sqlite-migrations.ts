@@ -46,6 +46,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX usage_by_user ON usage (user_id, at);
   CREATE INDEX usage_by_key ON usage (key, at);
   `,
+  `
+  CREATE TABLE channel_settings (
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (key, name)
+  ) STRICT;
+  `,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */
