@@ -32,6 +32,8 @@ export interface CompletionRequest {
   /** Called with each piece of assistant text as it streams in. */
   onTextDelta?: (text: string) => void;
   maxTokens?: number;
+  /** Another model on the same endpoint for this request (a channel's setting); the client's own when unset. */
+  model?: string | undefined;
 }
 
 /** What the model answered. */
