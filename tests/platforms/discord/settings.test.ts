@@ -39,7 +39,7 @@ describe('Discord: /settings', () => {
 
   it('is registered with one subcommand per setting', () => {
     const put = bed.discord.calls.find((c) => c.method === 'PUT' && c.path.endsWith('/commands'));
-    const command = (put?.body as { name: string; options: { name: string }[] }[]).find(
+    const command = ((put?.body ?? []) as { name: string; options: { name: string }[] }[]).find(
       (c) => c.name === 'settings',
     );
     expect(command?.options.map((o) => o.name)).toEqual([
