@@ -29,8 +29,7 @@ describe('/settings tools with MCP servers', () => {
 
   const set = (key: string, value: string) =>
     test.core.assistant.settings(ADMIN, key, { action: 'set', name: 'tools', value });
-  const ask = (key: string) =>
-    test.core.assistant.ask({ key, author: 'alice', text: 'hello' }, () => {});
+  const ask = (key: string) => test.core.assistant.ask({ key, author: 'alice', text: 'hello' }, () => {});
 
   it('turns a whole server on or off per channel, in the tool list and in /tools', async () => {
     expect(await set('discord:g:builtin', 'calculator')).toMatchObject({ status: 'saved' });

@@ -32,10 +32,10 @@ export interface SettingsInForce {
   own: readonly SettingName[];
 }
 
-/** A `/settings` request: show them, forget them all, or set one. */
+/** A `/settings` request: show them, forget one (or all), or set one. */
 export type SettingsChange =
   | { action: 'show' }
-  | { action: 'reset' }
+  | { action: 'reset'; name?: SettingName | undefined }
   | { action: 'set'; name: SettingName; value: string };
 
 /** How a `/settings` request ended; `message` says so in a sentence when nothing was saved. */

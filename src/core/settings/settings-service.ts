@@ -71,8 +71,8 @@ export function createSettingsService(deps: SettingsServiceDeps): SettingsServic
         case 'show':
           return { status: 'shown', settings: await inForce(key) };
         case 'reset':
-          await store.resetSettings(key);
-          return { status: 'reset', settings: await inForce(key) };
+          await store.resetSettings(key, change.name ? [change.name] : undefined);
+          return { status: 'reset', name: change.name, settings: await inForce(key) };
         case 'set': {
           const checked = validateSetting(change.name, change.value, {
             models,

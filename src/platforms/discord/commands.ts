@@ -21,6 +21,9 @@ export const SETTINGS_OPTIONS = {
   steps: 'where',
 } as const;
 
+/** The option of `/settings reset` naming the one setting to reset. */
+export const RESET_OPTION = 'setting';
+
 const choices = (values: readonly string[]) => values.map((v) => ({ name: v, value: v }));
 
 /** `/settings show|reset|prompt|model|protocol|tools|steps` (admins only; the bot checks). */

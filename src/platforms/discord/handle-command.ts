@@ -1,5 +1,5 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
-import type { SettingsChange } from '../../core/settings/channel-settings.js';
+import { isSettingName, type SettingsChange } from '../../core/settings/channel-settings.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
@@ -8,7 +8,7 @@ import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
 import { interactionAsker } from './asker.js';
-import { SETTINGS_OPTIONS } from './commands.js';
+import { RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
 import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
 import { MESSAGE_LIMIT, NO_PINGS, threadName } from './limits.js';
 import { interactionSurface } from './surfaces.js';
@@ -108,7 +108,11 @@ async function privately(
 /** The `/settings` subcommand as a change; Discord has already checked that its option is there. */
 function settingsChange(interaction: ChatInputCommandInteraction): SettingsChange {
   const name = interaction.options.getSubcommand(true);
-  if (name === 'show' || name === 'reset') return { action: name };
+  if (name === 'show') return { action: 'show' };
+  if (name === 'reset') {
+    const only = interaction.options.getString(RESET_OPTION) ?? '';
+    return { action: 'reset', name: isSettingName(only) ? only : undefined };
+  }
   const option = SETTINGS_OPTIONS[name as keyof typeof SETTINGS_OPTIONS];
   if (!option) return { action: 'show' };
   return {

@@ -21,7 +21,9 @@ export function formatSettingsOutcome(outcome: SettingsOutcome): string {
     case 'shown':
       return `Settings of this channel:\n${formatSettings(outcome.settings)}`;
     case 'reset':
-      return `Settings of this channel are back to the defaults:\n${formatSettings(outcome.settings)}`;
+      return outcome.name
+        ? `${outcome.name} is back to its default. Settings of this channel now:\n${formatSettings(outcome.settings)}`
+        : `Settings of this channel are back to the defaults:\n${formatSettings(outcome.settings)}`;
     case 'saved':
       return `Saved${outcome.name ? ` ${outcome.name}` : ''}. Settings of this channel now:\n${formatSettings(outcome.settings)}`;
   }

@@ -66,6 +66,16 @@ describe('terminal chat: /settings', () => {
     expect(await send('/settings colour blue', /Usage.*\n/)).toContain('Unknown setting “colour”');
     expect(await send('/settings protocol telepathy', /Valid.*\n/)).toContain('Valid: tools, react');
     expect(await send('/settings', /Steps.*\n/)).toContain('Protocol (default): tools');
+    expect(await send('/settings reset colour', /settings: .*\n/)).toContain('Unknown setting “colour”');
+  });
+
+  it('resets one setting, keeping the others', async () => {
+    await send('/settings prompt Be brief.', /Steps.*\n/);
+    await send('/settings steps off', /Steps.*\n/);
+    const reply = await send('/settings reset steps', /Steps.*\n/);
+    expect(reply).toContain('steps is back to its default');
+    expect(reply).toContain('Prompt: Be brief.');
+    expect(reply).toContain('Steps (default): thread');
   });
 
   it('/tools lists only the tools in force once they are limited', async () => {

@@ -193,9 +193,13 @@ describe('Discord: /settings', () => {
     expect(memory).toContain('Prompt: Answer like a pirate.');
   });
 
-  it('resets every setting to the defaults', async () => {
+  it('resets one setting, or every setting, to the defaults', async () => {
     await settings('prompt', { text: 'Be brief.' });
     await settings('steps', { where: 'off' });
+    const one = await settings('reset', { setting: 'steps' });
+    expect(one).toContain('steps is back to its default');
+    expect(one).toContain('Prompt: Be brief.');
+    expect((await inForce()).own).toEqual(['prompt']);
     const reply = await settings('reset');
     expect(reply).toContain('back to the defaults');
     expect(reply).toContain('Prompt (default): none');
