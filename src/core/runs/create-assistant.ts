@@ -205,7 +205,9 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       return { groups: groupsInForce(groups, settings?.tools) };
     },
     async settings(asker, settingsKey, change) {
-      const admin = governor ? await governor.isAdmin(asker) : (await asker.platformAdmin) === true;
+      const admin = governor
+        ? await governor.isAdmin(asker)
+        : (await Promise.resolve(asker.platformAdmin).catch(() => false)) === true;
       if (!admin) return { status: 'refused', message: SETTINGS_ADMINS_ONLY };
       if (!deps.settings) throw new Error('settings are not kept by this assistant');
       const outcome = await deps.settings.change(settingsKey, change);
