@@ -64,6 +64,7 @@ const schema = z.object({
   OPENAI_API_KEY: optionalText,
   OPENAI_BASE_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   LLM_MODEL: z.string().trim().min(1).default('gpt-4o-mini'),
+  LLM_MODELS: globList(''),
   LLM_TEMPERATURE: z.coerce.number().min(0).max(2).optional(),
   LLM_MAX_RETRIES: int(3, 0),
   LLM_TIMEOUT_MS: int(60_000),
@@ -140,6 +141,10 @@ const schema = z.object({
     .string()
     .regex(/^\/[\w-]+$/)
     .default('/tools'),
+  SLACK_SETTINGS_COMMAND: z
+    .string()
+    .regex(/^\/[\w-]+$/)
+    .default('/settings'),
   WEB_CHAT: bool(false),
   WEB_HOST: z
     .string()

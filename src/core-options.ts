@@ -10,7 +10,7 @@ import type { ToolSettings } from './core/tools/registry.js';
 export function coreOptionsFrom(
   config: Config,
   secrets: readonly string[] = [],
-): Omit<CoreOptions, 'store' | 'usage' | 'logger'> {
+): Omit<CoreOptions, 'store' | 'usage' | 'settings' | 'logger'> {
   return {
     model: {
       apiKey: config.OPENAI_API_KEY,
@@ -26,6 +26,7 @@ export function coreOptionsFrom(
           : config.LLM_PROMPT_CACHE_KEY,
     },
     summaryModel: config.SUMMARY_MODEL,
+    models: config.LLM_MODELS,
     agent: {
       AGENT_PROTOCOL: config.AGENT_PROTOCOL,
       AGENT_MAX_STEPS: config.AGENT_MAX_STEPS,

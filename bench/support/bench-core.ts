@@ -34,7 +34,7 @@ export async function startBenchCore(
   });
   const store = await createStore(config.DATABASE_URL);
   const logger = createLogger({ level: 'silent', secrets: [] });
-  const core = await createCore({ ...coreOptionsFrom(config), store, usage: store, logger });
+  const core = await createCore({ ...coreOptionsFrom(config), store, usage: store, settings: store, logger });
   return {
     core,
     config,

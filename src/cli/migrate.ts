@@ -12,8 +12,8 @@ const USAGE_BATCH = 500;
 
 /**
  * `npm run migrate`: copies a SQLite store into a Postgres one. Conversations are keyed by their key (one
- * that exists in Postgres is left alone), usage records by their source identity, so a second run copies
- * nothing new. It reads one setting, DATABASE_URL, as the default target.
+ * that exists in Postgres is left alone), usage records by their source identity, channel settings by key
+ * and name, so a second run copies nothing new. It reads one setting, DATABASE_URL, as the default target.
  */
 async function main(argv: readonly string[]): Promise<void> {
   let args: ReturnType<typeof parseMigrateArgs>;
@@ -52,7 +52,15 @@ async function main(argv: readonly string[]): Promise<void> {
   try {
     const sink = await openPostgresImport(target);
     try {
-      const counts = { conversations: 0, conversationsThere: 0, turns: 0, usage: 0, usageThere: 0 };
+      const counts = {
+        conversations: 0,
+        conversationsThere: 0,
+        turns: 0,
+        usage: 0,
+        usageThere: 0,
+        settings: 0,
+        settingsThere: 0,
+      };
       for (const c of source.conversations()) {
         if (await sink.conversation(c)) {
           counts.conversations++;
@@ -64,11 +72,15 @@ async function main(argv: readonly string[]): Promise<void> {
         counts.usage += copied;
         counts.usageThere += batch.length - copied;
       }
+      const settings = source.settings();
+      counts.settings = await sink.settings(settings);
+      counts.settingsThere = settings.length - counts.settings;
       process.stdout.write(
         `Copied ${path} into the ${target.describe}:\n` +
           `  conversations  ${counts.conversations} copied, ${counts.conversationsThere} already there (left as they are)\n` +
           `  turns          ${counts.turns} copied\n` +
-          `  usage records  ${counts.usage} copied, ${counts.usageThere} already there\n`,
+          `  usage records  ${counts.usage} copied, ${counts.usageThere} already there\n` +
+          `  settings       ${counts.settings} copied, ${counts.settingsThere} already there (left as they are)\n`,
       );
     } finally {
       await sink.close();

@@ -3,6 +3,7 @@ import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
 import type { ConversationContext } from './memory/types.js';
 import type { ToolGroup } from './ports/tool-source.js';
+import type { SettingsChange, SettingsInForce, SettingsOutcome } from './settings/channel-settings.js';
 
 /** A question addressed to the bot in one conversation (channel, thread or DM). */
 export interface AskRequest {
@@ -17,6 +18,8 @@ export interface AskRequest {
   signal?: AbortSignal;
   /** Who asks, for access lists, limits and the usage record; without it none of them apply. */
   asker?: Asker | undefined;
+  /** Whose settings apply: the channel a thread or forum post belongs to; `key` itself when unset. */
+  settingsKey?: string | undefined;
 }
 
 /**
@@ -37,6 +40,8 @@ export interface MemoryReport {
   tokens: number;
   /** Turns folded into the summary so far. */
   summarizedTurns: number;
+  /** The channel settings in force here. */
+  settings?: SettingsInForce | undefined;
 }
 
 /** What `/tools` shows: the tools in force, grouped by where they come from, with each server's state. */
@@ -52,9 +57,16 @@ export interface Assistant {
   /** `/usage`: the asker's and the channel's usage, today and this month (the top users too, for admins). */
   usage(asker: Asker, key: string): Promise<UsageReport>;
   reset(key: string): Promise<void>;
-  memory(key: string): Promise<MemoryReport>;
-  /** `/tools`: the tools in force now, built-in and from MCP servers. */
+  /** `/memory`: what is remembered under `key`, and the settings in force (those of `settingsKey`, default `key`). */
+  memory(key: string, settingsKey?: string): Promise<MemoryReport>;
+  /** Every tool the bot has now, built-in and from MCP servers. */
   tools(): ToolReport;
+  /** `/tools`: the tools in force under the settings of `settingsKey`, with each server's state. */
+  toolsIn(settingsKey: string): Promise<ToolReport>;
+  /** `/settings` (admins only): shows, resets or sets the settings of `settingsKey`. */
+  settings(asker: Asker, settingsKey: string, change: SettingsChange): Promise<SettingsOutcome>;
+  /** The settings in force under `settingsKey` (e.g. where the steps go, for the renderer). */
+  settingsIn(settingsKey: string): Promise<SettingsInForce>;
   /** Questions running or waiting across all channels (a metrics gauge). */
   inFlight(): number;
   /** Why the assistant is not working properly right now (e.g. memory writes failing), for /readyz. */

@@ -6,6 +6,7 @@ import type { Logger } from './logger.js';
 import { createChannelMemory } from './memory/channel-memory.js';
 import { createSummarizer } from './memory/summarizer.js';
 import type { MemoryBudget } from './memory/types.js';
+import type { ChannelSettingsStore } from './ports/channel-settings-store.js';
 import type { ConversationStore } from './ports/conversation-store.js';
 import type { RunObserver } from './ports/run-observer.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
@@ -13,6 +14,7 @@ import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
 import type { RunQueueLimits } from './runs/run-queue.js';
+import { createSettingsService } from './settings/settings-service.js';
 import { createTools, type ToolSettings } from './tools/registry.js';
 
 /** The platform-neutral core: everything an adapter needs. */
@@ -28,6 +30,8 @@ export interface CoreOptions {
   model: OpenAIChatModelOptions;
   /** The model that writes memory summaries, on the same endpoint; `model.model` when unset. */
   summaryModel?: string | undefined;
+  /** LLM_MODELS: the models a channel's settings may pick, on the same endpoint (`model.model` always may). */
+  models?: readonly string[] | undefined;
   agent: AgentSettings;
   tools: ToolSettings;
   /** Tools beyond the built-in ones, e.g. from MCP servers; they may come and go while the bot runs. */
@@ -40,6 +44,8 @@ export interface CoreOptions {
   store: ConversationStore;
   /** Where usage is recorded and limits are counted (usually the same database as `store`). */
   usage: UsageStore;
+  /** Where per-channel settings are kept (usually the same database as `store`). */
+  settings: ChannelSettingsStore;
   /** Access lists, limits, budgets and prices. */
   governance: GovernanceSettings;
   /** Told of every governed question as it ends (metrics). */
@@ -91,7 +97,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         .summarized(key, spent, summaryModel)
         .catch((err: unknown) => logger.error({ key, err }, 'could not record a summary’s usage')),
   });
-  const assistant = createAssistant({ agent, memory, limits: options.runs, governor, logger, tools });
+  const settings = createSettingsService({
+    store: options.settings,
+    defaults: { model: options.model.model, protocol: options.agent.AGENT_PROTOCOL },
+    models: options.models ?? [],
+    groups: () => tools.groups(),
+    logger,
+  });
+  const assistant = createAssistant({
+    agent,
+    memory,
+    limits: options.runs,
+    governor,
+    logger,
+    tools,
+    settings,
+  });
   return {
     assistant,
     close: () => assistant.close(),

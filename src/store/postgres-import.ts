@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { StoredSetting } from '../core/ports/channel-settings-store.js';
 import type { StoredUsageRecord } from '../core/ports/usage-store.js';
 import { Rollback } from './postgres-db.js';
 import { openMigratedDb } from './postgres-migrations.js';
@@ -12,6 +13,8 @@ export interface PostgresImport {
   conversation(c: ExportedConversation): Promise<boolean>;
   /** Copies the records not copied before; resolves with how many were new. */
   usage(records: readonly StoredUsageRecord[]): Promise<number>;
+  /** Copies the settings not set there yet (a setting already there is kept); resolves with how many were new. */
+  settings(settings: readonly StoredSetting[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -88,6 +91,22 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
           column('tools'),
           column('duration_ms'),
           column('imported_from'),
+        ],
+      );
+      return inserted.rowCount ?? 0;
+    },
+    async settings(settings) {
+      if (settings.length === 0) return 0;
+      const inserted = await db.query(
+        'copy channel settings',
+        `INSERT INTO channel_settings (key, name, value, updated_at)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
+         ON CONFLICT (key, name) DO NOTHING`,
+        [
+          settings.map((s) => s.key),
+          settings.map((s) => s.name),
+          settings.map((s) => s.value),
+          settings.map((s) => s.updatedAt),
         ],
       );
       return inserted.rowCount ?? 0;

@@ -52,6 +52,15 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
   `,
+  `
+  CREATE TABLE channel_settings (
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    PRIMARY KEY (key, name)
+  );
+  `,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { StorageError } from '../core/errors.js';
+import type { StoredSetting } from '../core/ports/channel-settings-store.js';
 import type { StoredTurn } from '../core/ports/conversation-store.js';
 import type { StoredUsageRecord } from '../core/ports/usage-store.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
@@ -21,6 +22,8 @@ export interface SqliteExport {
   conversations(): Iterable<ExportedConversation>;
   /** Usage records in id order, `batch` at a time. */
   usage(batch: number): Iterable<StoredUsageRecord[]>;
+  /** Every saved channel setting, by key and name. */
+  settings(): StoredSetting[];
   close(): void;
 }
 
@@ -46,6 +49,7 @@ export function openSqliteExport(path: string): SqliteExport {
     }
     db.exec('BEGIN');
     const hasUsage = version >= 2;
+    const hasSettings = version >= 3;
     const selectConversations = db.prepare<
       [],
       Omit<ExportedConversation, 'turns'> & {
@@ -61,6 +65,11 @@ export function openSqliteExport(path: string): SqliteExport {
     );
     const selectUsage = hasUsage
       ? db.prepare<[number, number], UsageRow>('SELECT * FROM usage WHERE id > ? ORDER BY id LIMIT ?')
+      : undefined;
+    const selectSettings = hasSettings
+      ? db.prepare<[], StoredSetting>(
+          'SELECT key, name, value, updated_at AS updatedAt FROM channel_settings ORDER BY key, name',
+        )
       : undefined;
     return {
       *conversations() {
@@ -85,6 +94,7 @@ export function openSqliteExport(path: string): SqliteExport {
           after = rows[rows.length - 1]!.id;
         }
       },
+      settings: () => selectSettings?.all() ?? [],
       close() {
         if (db.inTransaction) db.exec('COMMIT');
         db.close();

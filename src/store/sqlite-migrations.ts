@@ -49,6 +49,15 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
   `,
+  `
+  CREATE TABLE channel_settings (
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (key, name)
+  ) STRICT;
+  `,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

@@ -12,6 +12,7 @@ import type {
 } from '../core/ports/conversation-store.js';
 import type { Store } from '../core/ports/store.js';
 import { migrate } from './sqlite-migrations.js';
+import { sqliteSettings } from './sqlite-settings.js';
 import { sqliteUsage } from './sqlite-usage.js';
 
 /** The path that keeps a SQLite database in memory only (tests, throwaway runs). */
@@ -28,7 +29,8 @@ interface ConversationRow {
 class StaleCompaction extends Error {}
 
 /**
- * Opens (creating file, folder and schema if needed) a SQLite store of conversations and usage in WAL mode.
+ * Opens (creating file, folder and schema if needed) a SQLite store of conversations, usage and channel
+ * settings in WAL mode.
  * Every statement is prepared once; every method is one transaction, so a crash leaves each write whole or absent.
  */
 export function openSqliteStore(path: string): Store {
@@ -165,7 +167,7 @@ export function openSqliteStore(path: string): Store {
       if (db.open) db.close();
     },
   };
-  return { ...conversations, ...sqliteUsage(db, fail) };
+  return { ...conversations, ...sqliteUsage(db, fail), ...sqliteSettings(db, fail) };
 }
 
 /** Conversations are private: the database file (and its -wal and -shm, which SQLite gives the same mode). */

@@ -68,6 +68,8 @@ async function fill(store: Store): Promise<void> {
   await store.complete(first.id, { outcome: 'answered', ...spent });
   await store.record({ ...start(T + 3, null), outcome: 'summary', ...spent, tools: {} });
   await store.record({ ...start(T + 4, 'u4'), outcome: 'refused', ...spent, modelCalls: 0, tools: {} });
+  await store.setSettings('discord:g:c1', { prompt: 'Answer in French.', steps: 'off' });
+  await store.setSettings('slack:T:C2', { model: 'big-model' });
 }
 
 const KEYS = ['discord:g:c1', 'slack:T:C2', 'console:local'];
@@ -181,6 +183,7 @@ postgresSuite('npm run migrate', (base) => {
     expect(first.stdout).toMatch(/conversations +3 copied, 0 already there/);
     expect(first.stdout).toMatch(/turns +6 copied/);
     expect(first.stdout).toMatch(/usage records +5 copied, 0 already there/);
+    expect(first.stdout).toMatch(/settings +3 copied, 0 already there/);
 
     postgres = await openPostgresStore(parsePostgresUrl(target));
     for (const key of KEYS) {
@@ -193,12 +196,15 @@ postgresSuite('npm run migrate', (base) => {
     expect(recordsWithoutIds(await postgres.records(all))).toEqual(
       recordsWithoutIds(await sqlite.records(all)),
     );
+    for (const key of KEYS) expect(await postgres.getSettings(key)).toEqual(await sqlite.getSettings(key));
+    expect(await postgres.getSettings('discord:g:c1')).toEqual({ prompt: 'Answer in French.', steps: 'off' });
 
     const second = await migrate(['--from', 'sqlite:./data/thinkthread.db', '--to', target], dir);
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/conversations +0 copied, 3 already there/);
     expect(second.stdout).toMatch(/turns +0 copied/);
     expect(second.stdout).toMatch(/usage records +0 copied, 5 already there/);
+    expect(second.stdout).toMatch(/settings +0 copied, 3 already there/);
     expect(await postgres.records(all)).toHaveLength(5);
     expect((await postgres.load('discord:g:c1')).turns).toHaveLength(4);
   });

@@ -10,7 +10,7 @@ import { createStore } from '../../src/store/create-store.js';
 const config = parseConfig(process.env);
 const store = await createStore(config.DATABASE_URL);
 const logger = createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] });
-const core = await createCore({ ...coreOptionsFrom(config), store, usage: store, logger });
+const core = await createCore({ ...coreOptionsFrom(config), store, usage: store, settings: store, logger });
 const run = process.env.WORKER_RUN ?? '1';
 const keys = (process.env.WORKER_KEYS ?? 'a').split(',');
 

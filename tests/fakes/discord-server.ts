@@ -398,11 +398,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       dispatchMessage(message);
       return message;
     },
-    /** Dispatches INTERACTION_CREATE for a slash command with string options; returns its id and token. */
+    /**
+     * Dispatches INTERACTION_CREATE for a slash command with string options (under `subcommand`, when
+     * given); returns its id and token.
+     */
     runCommand(options: {
       name: string;
       channelId: string;
       user: FakeUser;
+      subcommand?: string;
       options?: Record<string, string>;
       nick?: string;
       roles?: readonly string[];
@@ -425,7 +429,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         token,
         version: 1,
         locale: 'en-US',
-        data: { id: snowflake(), name, type: 1, options: values },
+        data: {
+          id: snowflake(),
+          name,
+          type: 1,
+          options: options.subcommand ? [{ name: options.subcommand, type: 1, options: values }] : values,
+        },
         channel_id: channelId,
         channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
         ...(guild ? { guild_id: guild, member: member(user, options.nick, options.roles) } : { user }),

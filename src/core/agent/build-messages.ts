@@ -12,14 +12,24 @@ export function formatSummaryMessage(summary: string): string {
   return `Summary of the earlier conversation:\n${summary}`;
 }
 
-/** System prompt, running summary, recent turns verbatim, then the new message. */
+/** How a channel's own instruction (`/settings prompt`) is shown to the model, as its own system message. */
+export function formatChannelInstructions(instructions: string): string {
+  return `Instructions for this channel, set by its admins:\n${instructions}`;
+}
+
+/**
+ * System prompt, the channel's instructions, running summary, recent turns verbatim, then the new message.
+ * The instructions come right after the system prompt, so both stay one stable, cacheable prefix.
+ */
 export function buildMessages(
   system: string,
   context: ConversationContext,
   author: string,
   message: string,
+  instructions?: string,
 ): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: system }];
+  if (instructions) messages.push({ role: 'system', content: formatChannelInstructions(instructions) });
   if (context.summary) {
     messages.push({ role: 'system', content: formatSummaryMessage(context.summary) });
   }

@@ -3,6 +3,7 @@ import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import { fixedTools, type ToolSource } from '../ports/tool-source.js';
 import type { PromptSet } from '../prompts.js';
+import { toolNamesInForce } from '../settings/select-tools.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createDeadline } from '../util/deadline.js';
 import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
@@ -14,7 +15,7 @@ import { createReactProtocol } from './react-protocol.js';
 import { runToolCalls } from './run-tools.js';
 import { firstStop, maxSteps, type StopCondition } from './stop-conditions.js';
 import { createToolsProtocol } from './tools-protocol.js';
-import type { Agent, RunInput } from './types.js';
+import type { Agent, RunInput, RunProfile } from './types.js';
 
 /** The longest question accepted; longer ones get a clear message instead of a huge prompt. */
 export const MAX_MESSAGE_CHARS = 16_000;
@@ -56,35 +57,56 @@ export function createAgent(deps: AgentDeps): Agent {
   const source = isToolSource(deps.tools) ? deps.tools : fixedTools(deps.tools);
   const now = deps.now ?? (() => new Date());
   const stopConditions = deps.stopConditions ?? [maxSteps(settings.AGENT_MAX_STEPS)];
-  const makeProtocol = (tools: readonly Tool[]): Protocol =>
-    settings.AGENT_PROTOCOL === 'react'
-      ? createReactProtocol(deps.model, tools, deps.prompts)
-      : createToolsProtocol(deps.model, tools, deps.prompts);
-  const toolbox = (version: number, date: string): Toolbox => {
-    const tools = source.current();
-    const protocol = makeProtocol(tools);
+  const makeProtocol = (protocol: 'tools' | 'react', model: ChatModel, tools: readonly Tool[]): Protocol =>
+    protocol === 'react'
+      ? createReactProtocol(model, tools, deps.prompts)
+      : createToolsProtocol(model, tools, deps.prompts);
+  const toolbox = (profile: RunProfile | undefined, date: string): Toolbox => {
+    const names = toolNamesInForce(source.groups(), profile?.tools);
+    const tools = names ? source.current().filter((t) => names.has(t.name)) : source.current();
+    const protocol = makeProtocol(
+      profile?.protocol ?? settings.AGENT_PROTOCOL,
+      profile?.model ? withModel(deps.model, profile.model) : deps.model,
+      tools,
+    );
     return {
-      version,
-      date,
       protocol,
       toolsByName: new Map(tools.map((t) => [t.name, t])),
       system: protocol.systemPrompt(date),
     };
   };
-  // Rendered once per day and per change of the tools, not per run, so the prompt's prefix stays cacheable;
-  // rendering now also fails at startup on a bad template.
-  let current = toolbox(source.version(), formatDate(now()));
-  const forThisRun = (): Toolbox => {
-    const version = source.version();
+  // Rendered once per day, per change of the tools and per channel setup, not per run, so the prompt's prefix
+  // stays cacheable; rendering now also fails at startup on a bad template.
+  const toolboxes = new Map<string, Toolbox>();
+  let stamp = '';
+  const forThisRun = (profile?: RunProfile): Toolbox => {
     const date = formatDate(now());
-    if (version !== current.version || date !== current.date) current = toolbox(version, date);
-    return current;
+    const current = `${source.version()}|${date}`;
+    if (current !== stamp) {
+      toolboxes.clear();
+      stamp = current;
+    }
+    const key = [profile?.protocol ?? '', profile?.model ?? '', profile?.tools?.join(' ') ?? '*'].join('\0');
+    let box = toolboxes.get(key);
+    if (!box) {
+      if (toolboxes.size >= MAX_TOOLBOXES) toolboxes.clear();
+      box = toolbox(profile, date);
+      toolboxes.set(key, box);
+    }
+    return box;
   };
+  forThisRun();
 
   async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
     // One run keeps the tools it started with; a tool withdrawn meanwhile fails its call instead.
-    const { protocol, toolsByName, system } = forThisRun();
-    const messages: ChatMessage[] = buildMessages(system, input.context, input.author, input.message);
+    const { protocol, toolsByName, system } = forThisRun(input.profile);
+    const messages: ChatMessage[] = buildMessages(
+      system,
+      input.context,
+      input.author,
+      input.message,
+      input.profile?.instructions,
+    );
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
     let reminded = false;
 
@@ -201,13 +223,19 @@ export function createAgent(deps: AgentDeps): Agent {
   };
 }
 
-/** The tools of one version and what is derived from them. */
+/** Channel setups whose rendered prompts are kept at once; past it they are rendered afresh. */
+const MAX_TOOLBOXES = 64;
+
+/** The tools of one version and one channel setup, and what is derived from them. */
 interface Toolbox {
-  version: number;
-  date: string;
   protocol: Protocol;
   toolsByName: ReadonlyMap<string, Tool>;
   system: string;
+}
+
+/** The model under another name for every request (a channel's `model` setting). */
+function withModel(model: ChatModel, name: string): ChatModel {
+  return { complete: (request) => model.complete({ ...request, model: name }) };
 }
 
 function isToolSource(tools: readonly Tool[] | ToolSource): tools is ToolSource {

@@ -11,6 +11,19 @@ export interface RunInput {
   signal?: AbortSignal;
   /** Groups this conversation's model requests for the server's prompt cache (no user text, no IDs). */
   cacheKey?: string | undefined;
+  /** What the channel's settings change for this run; the agent's defaults elsewhere. */
+  profile?: RunProfile | undefined;
+}
+
+/** A channel's choices for one run; each absent field keeps the agent's default. */
+export interface RunProfile {
+  /** An extra system instruction, placed right after the base system prompt. */
+  instructions?: string | undefined;
+  /** The model name sent with every request of the run. */
+  model?: string | undefined;
+  protocol?: 'tools' | 'react' | undefined;
+  /** Built-in tool names and MCP server names in force; every tool when absent. */
+  tools?: readonly string[] | undefined;
 }
 
 /** Runs the ReAct loop; never throws for model or tool failures, it reports them as events and a result. */

@@ -63,8 +63,13 @@ export interface UsageReport {
 export interface Governor {
   /** Applies the access lists; a refusal is recorded and logged (IDs only, never the text). */
   access(asker: Asker, key: string): Promise<AccessDecision>;
-  /** Counts the question against its limits and budgets, atomically in the store; admins are never limited. */
-  admit(asker: Asker, key: string): Promise<Admit>;
+  /**
+   * Counts the question against its limits and budgets, atomically in the store; admins are never limited.
+   * `run` names the model and protocol the channel's settings chose, when they differ from the defaults.
+   */
+  admit(asker: Asker, key: string, run?: { model: string; protocol: string }): Promise<Admit>;
+  /** Whether the asker is an admin (ADMIN_USERS, or the platform says so). */
+  isAdmin(asker: Asker): Promise<boolean>;
   /** Completes an admitted question's record. */
   complete(id: number, result: UsageResult): Promise<void>;
   /** Records a memory summary's tokens, billed to its channel. */
@@ -78,13 +83,18 @@ export function createGovernor(deps: GovernorDeps): Governor {
   const { settings, usage, logger } = deps;
   const now = deps.now ?? (() => Date.now());
   const zone = settings.timeZone;
-  const start = (asker: Asker | null, key: string, at: number) => ({
+  const start = (
+    asker: Asker | null,
+    key: string,
+    at: number,
+    run: { model: string; protocol: string } = deps,
+  ) => ({
     at,
     platform: asker?.platform ?? key.split(':')[0] ?? 'unknown',
     key,
     userId: asker?.userId ?? null,
-    model: deps.model,
-    protocol: deps.protocol,
+    model: run.model,
+    protocol: run.protocol,
   });
   const nothingSpent = {
     modelCalls: 0,
@@ -138,11 +148,12 @@ export function createGovernor(deps: GovernorDeps): Governor {
       }
       return decision;
     },
-    async admit(asker, key) {
+    isAdmin: (asker) => isAdmin(settings.access, asker),
+    async admit(asker, key, run) {
       const admin = await isAdmin(settings.access, asker);
       const at = now();
       const admission = await usage.admit(
-        start(asker, key, at),
+        start(asker, key, at, run),
         admin ? { rates: [], budgets: [] } : rules(asker, key, at),
       );
       if (admission.admitted) return { admitted: true, id: admission.id, at };

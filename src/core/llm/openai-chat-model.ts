@@ -39,7 +39,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   return {
     async complete(request: CompletionRequest): Promise<Completion> {
       const params: ChatCompletionCreateParamsBase = {
-        model: options.model,
+        model: request.model ?? options.model,
         messages: request.messages.map(toOpenAIMessage),
       };
       if (options.temperature !== undefined) params.temperature = options.temperature;

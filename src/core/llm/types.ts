@@ -34,6 +34,8 @@ export interface CompletionRequest {
   maxTokens?: number;
   /** Groups requests that share a prompt prefix (a conversation), so the server routes them to the same cache. */
   cacheKey?: string;
+  /** Another model on the same endpoint for this request (a channel's setting); the client's own when unset. */
+  model?: string | undefined;
 }
 
 /** What the model answered. */

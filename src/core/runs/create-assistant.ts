@@ -1,6 +1,6 @@
 import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import { rememberedAnswer } from '../agent/notes.js';
-import type { Agent } from '../agent/types.js';
+import type { Agent, RunProfile } from '../agent/types.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
 import type { Logger } from '../logger.js';
@@ -8,6 +8,9 @@ import type { ChannelMemory } from '../memory/types.js';
 import type { RunObservation, RunObserver } from '../ports/run-observer.js';
 import type { ToolSource } from '../ports/tool-source.js';
 import type { UsageResult } from '../ports/usage-store.js';
+import type { SettingsInForce } from '../settings/channel-settings.js';
+import { groupsInForce } from '../settings/select-tools.js';
+import type { SettingsService } from '../settings/settings-service.js';
 import { promptCacheKey } from './prompt-cache-key.js';
 import { createRunMeter } from './run-meter.js';
 import { createRunQueue, type RunQueueLimits } from './run-queue.js';
@@ -18,6 +21,8 @@ export const BUSY_MESSAGE = 'Busy with earlier questions in this channel; try ag
 export const NOT_REMEMBERED_MESSAGE = 'This answer could not be saved to memory, so I will not remember it.';
 /** The reply to questions arriving while the bot shuts down. */
 export const CLOSING_MESSAGE = 'Shutting down; try again shortly.';
+/** The reply to `/settings` from someone who is not an admin. */
+export const SETTINGS_ADMINS_ONLY = 'Only admins can see or change this bot’s settings.';
 
 /** Dependencies of the assistant service. */
 export interface AssistantDeps {
@@ -31,6 +36,8 @@ export interface AssistantDeps {
   logger?: Logger | undefined;
   /** What `/tools` reports; none when unset. */
   tools?: ToolSource | undefined;
+  /** Per-channel settings; without it every channel runs with the defaults and `/settings` is unavailable. */
+  settings?: SettingsService | undefined;
 }
 
 /**
@@ -62,7 +69,11 @@ export function createAssistant(deps: AssistantDeps): Assistant {
   // Bumped by reset: a run that started before a reset must not write its turn back afterwards.
   const epochs = new Map<string, number>();
 
-  async function answer(request: AskRequest, onEvent: AgentEventHandler): Promise<RunResult> {
+  async function answer(
+    request: AskRequest,
+    onEvent: AgentEventHandler,
+    profile: RunProfile | undefined,
+  ): Promise<RunResult> {
     const { key, text, signal } = request;
     if (signal?.aborted) return cancelled(onEvent);
     const epoch = epochs.get(key) ?? 0;
@@ -78,7 +89,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     let result: RunResult;
     try {
       result = await agent.run(
-        { message: text, author, context, signal, cacheKey: promptCacheKey(key) },
+        { message: text, author, context, signal, profile, cacheKey: promptCacheKey(key) },
         onEvent,
       );
     } catch (err) {
@@ -115,11 +126,19 @@ export function createAssistant(deps: AssistantDeps): Assistant {
   /** In the channel's turn, so a limit reached while questions wait refuses only those not yet started. */
   async function governed(request: AskRequest, onEvent: AgentEventHandler): Promise<AskOutcome> {
     const { asker, key } = request;
-    if (!governor || !asker) return answer(request, onEvent);
+    let settings: SettingsInForce | undefined;
+    try {
+      settings = await deps.settings?.inForce(request.settingsKey ?? key);
+    } catch (err) {
+      logger?.error({ key, err }, 'could not read the channel settings');
+      return failed(onEvent, 'storage', 'Could not read this channel’s settings; try again shortly.');
+    }
+    const profile = settings && profileOf(settings);
+    if (!governor || !asker) return answer(request, onEvent, profile);
     if (request.signal?.aborted) return cancelled(onEvent);
     let admit: Awaited<ReturnType<Governor['admit']>>;
     try {
-      admit = await governor.admit(asker, key);
+      admit = await governor.admit(asker, key, settings);
     } catch (err) {
       // Without the count, a limit cannot be kept: the question waits for the store rather than spending.
       logger?.error({ key, err }, 'could not count the question against its limits');
@@ -133,7 +152,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     const meter = createRunMeter(onEvent);
     let result: RunResult | undefined;
     try {
-      result = await answer(request, meter.onEvent);
+      result = await answer(request, meter.onEvent, profile);
       return result;
     } finally {
       const spent = meter.result(result, Date.now() - admit.at);
@@ -178,8 +197,42 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       if (!governor) throw new Error('usage is not recorded by this assistant');
       return governor.report(asker, key);
     },
-    memory: (key) => memory.report(key),
+    async memory(key, settingsKey) {
+      const report = await memory.report(key);
+      const settings = await deps.settings?.inForce(settingsKey ?? key);
+      return settings ? { ...report, settings } : report;
+    },
     tools: () => ({ groups: deps.tools?.groups() ?? [] }),
+    async toolsIn(settingsKey) {
+      const groups = deps.tools?.groups() ?? [];
+      const settings = await deps.settings?.inForce(settingsKey);
+      return { groups: groupsInForce(groups, settings?.tools) };
+    },
+    async settings(asker, settingsKey, change) {
+      const admin = governor
+        ? await governor.isAdmin(asker)
+        : (await Promise.resolve(asker.platformAdmin).catch(() => false)) === true;
+      if (!admin) return { status: 'refused', message: SETTINGS_ADMINS_ONLY };
+      if (!deps.settings) throw new Error('settings are not kept by this assistant');
+      const outcome = await deps.settings.change(settingsKey, change);
+      if (outcome.status !== 'shown') {
+        logger?.info(
+          {
+            platform: asker.platform,
+            user: asker.userId,
+            key: settingsKey,
+            action: change.action,
+            status: outcome.status,
+          },
+          'channel settings request',
+        );
+      }
+      return outcome;
+    },
+    async settingsIn(settingsKey) {
+      if (!deps.settings) throw new Error('settings are not kept by this assistant');
+      return deps.settings.inForce(settingsKey);
+    },
     health: () => writeFailure,
     inFlight: () => queue.size(),
     history: (key) => memory.context(key),
@@ -188,6 +241,16 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       await queue.idle();
       await memory.idle();
     },
+  };
+}
+
+/** What a channel's settings change for its runs. */
+function profileOf(settings: SettingsInForce): RunProfile {
+  return {
+    instructions: settings.prompt,
+    model: settings.model,
+    protocol: settings.protocol,
+    tools: settings.tools === 'all' ? undefined : settings.tools,
   };
 }
 

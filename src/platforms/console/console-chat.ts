@@ -3,10 +3,12 @@ import type { Readable, Writable } from 'node:stream';
 import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
+import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
 import { askAndRender } from '../shared/run-renderer.js';
+import { parseSettingsText } from '../shared/settings-command.js';
 import type { PlatformAdapter } from '../types.js';
 import { createConsoleRenderer } from './console-renderer.js';
 
@@ -33,9 +35,9 @@ export interface ConsoleChat extends PlatformAdapter {
 
 const HELP =
   'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent, ' +
-  '/tools lists the tools, /quit exits.';
+  '/tools lists the tools, /settings shows or changes the settings, /quit exits.';
 
-/** A terminal chat: one message per line; `/reset`, `/memory`, `/usage`, `/tools`, `/help`, `/quit`. */
+/** A terminal chat: one message per line; `/reset`, `/memory`, `/usage`, `/tools`, `/settings …`, `/help`, `/quit`. */
 export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   const { assistant, output, tty } = options;
   const key = options.key ?? CONSOLE_KEY;
@@ -69,6 +71,16 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   async function handle(line: string): Promise<boolean> {
     const text = line.trim();
     if (!text) return true;
+    if (/^\/settings(\s|$)/i.test(text)) {
+      const change = parseSettingsText(text.slice('/settings'.length));
+      if ('error' in change) {
+        write(`${change.error}\n`);
+        return true;
+      }
+      return command('read or save the settings', async () =>
+        formatSettingsOutcome(await assistant.settings(asker, key, change)),
+      );
+    }
     switch (text.toLowerCase()) {
       case '/quit':
       case '/exit':
@@ -90,7 +102,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
           formatUsageReport(await assistant.usage(asker, key)),
         );
       case '/tools':
-        return command('list the tools', async () => formatToolsReport(assistant.tools()));
+        return command('list the tools', async () => formatToolsReport(await assistant.toolsIn(key)));
     }
     current = new AbortController();
     await askAndRender({

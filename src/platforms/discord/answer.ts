@@ -1,6 +1,6 @@
 import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
-import { askAndRender } from '../shared/run-renderer.js';
+import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
 import { type AnswerSurface, createDiscordRenderer } from './render.js';
 
 /** What the message and command handlers share. */
@@ -23,8 +23,10 @@ export async function answer(
   header?: string,
 ): Promise<void> {
   const logger = ctx.logger.child({ key: request.key });
+  const steps = await stepsPlacement(ctx.assistant, request.settingsKey ?? request.key, logger);
   const renderer = createDiscordRenderer({
     surface,
+    steps,
     question: request.text,
     intervalMs: ctx.intervalMs,
     maxMessages: ctx.maxMessages,

@@ -4,6 +4,7 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   SlashCommandBuilder,
 } from 'discord.js';
+import { PROMPT_MAX_CHARS, PROTOCOL_NAMES, STEPS_PLACEMENTS } from '../../core/settings/channel-settings.js';
 
 /** Longest question `/ask` takes; Discord caps string options at 6,000. */
 const QUESTION_MAX = 4000;
@@ -11,7 +12,87 @@ const QUESTION_MAX = 4000;
 /** Where the commands can be used: servers and DMs with the bot. */
 const CONTEXTS = [InteractionContextType.Guild, InteractionContextType.BotDM];
 
-/** The slash commands: `/ask question:<text>`, `/reset`, `/memory`, `/usage`, `/tools`. */
+/** The option holding the new value of each `/settings` subcommand that sets something. */
+export const SETTINGS_OPTIONS = {
+  prompt: 'text',
+  model: 'name',
+  protocol: 'name',
+  tools: 'names',
+  steps: 'where',
+} as const;
+
+/** The option of `/settings reset` naming the one setting to reset. */
+export const RESET_OPTION = 'setting';
+
+const choices = (values: readonly string[]) => values.map((v) => ({ name: v, value: v }));
+
+/** `/settings show|reset|prompt|model|protocol|tools|steps` (admins only; the bot checks). */
+const SETTINGS = new SlashCommandBuilder()
+  .setName('settings')
+  .setDescription('See or change this channel’s settings (admins only).')
+  .setContexts(CONTEXTS)
+  .addSubcommand((c) => c.setName('show').setDescription('Show the settings in force in this channel.'))
+  .addSubcommand((c) =>
+    c.setName('reset').setDescription('Put every setting of this channel back to default.'),
+  )
+  .addSubcommand((c) =>
+    c
+      .setName('prompt')
+      .setDescription('An extra instruction the bot follows in this channel.')
+      .addStringOption((o) =>
+        o
+          .setName(SETTINGS_OPTIONS.prompt)
+          .setDescription('The instruction')
+          .setRequired(true)
+          .setMaxLength(PROMPT_MAX_CHARS),
+      ),
+  )
+  .addSubcommand((c) =>
+    c
+      .setName('model')
+      .setDescription('The model that answers in this channel.')
+      .addStringOption((o) =>
+        o.setName(SETTINGS_OPTIONS.model).setDescription('Model name').setRequired(true),
+      ),
+  )
+  .addSubcommand((c) =>
+    c
+      .setName('protocol')
+      .setDescription('How the model calls tools: native tool calls, or ReAct text.')
+      .addStringOption((o) =>
+        o
+          .setName(SETTINGS_OPTIONS.protocol)
+          .setDescription('tools or react')
+          .setRequired(true)
+          .addChoices(...choices(PROTOCOL_NAMES)),
+      ),
+  )
+  .addSubcommand((c) =>
+    c
+      .setName('tools')
+      .setDescription('The tools in force here: tool and MCP server names, or all.')
+      .addStringOption((o) =>
+        o
+          .setName(SETTINGS_OPTIONS.tools)
+          .setDescription('Names separated by spaces, or all')
+          .setRequired(true),
+      ),
+  )
+  .addSubcommand((c) =>
+    c
+      .setName('steps')
+      .setDescription('Where the reasoning steps go: a thread, one message, or nowhere.')
+      .addStringOption((o) =>
+        o
+          .setName(SETTINGS_OPTIONS.steps)
+          .setDescription('thread, inline or off')
+          .setRequired(true)
+          .addChoices(...choices(STEPS_PLACEMENTS)),
+      ),
+  )
+  .toJSON();
+
+/** The slash commands: `/ask question:<text>`, `/reset`, `/memory`, `/usage`, `/tools`, `/settings …`. */
 export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[] = [
   new SlashCommandBuilder()
     .setName('ask')
@@ -38,9 +119,10 @@ export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[
     .toJSON(),
   new SlashCommandBuilder()
     .setName('tools')
-    .setDescription('List the tools the bot can use, and the state of its MCP servers.')
+    .setDescription('List the tools in force in this channel, and the state of the MCP servers.')
     .setContexts(CONTEXTS)
     .toJSON(),
+  SETTINGS,
 ];
 
 /**

@@ -1,4 +1,6 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
+import { isSettingName, type SettingsChange } from '../../core/settings/channel-settings.js';
+import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
@@ -6,16 +8,21 @@ import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
 import { interactionAsker } from './asker.js';
-import { conversationKey, displayName } from './conversation.js';
+import { RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
+import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
 import { MESSAGE_LIMIT, NO_PINGS, threadName } from './limits.js';
 import { interactionSurface } from './surfaces.js';
 
-/** Handles `/ask`, `/reset`, `/memory`, `/usage` and `/tools`; each is acknowledged first, as Discord allows only 3 s. */
+/**
+ * Handles `/ask`, `/reset`, `/memory`, `/usage`, `/tools` and `/settings`; each is acknowledged first, as
+ * Discord allows only 3 s. In a thread or forum post, `/settings` acts on its parent channel's settings.
+ */
 export async function handleCommand(
   interaction: ChatInputCommandInteraction,
   ctx: DiscordContext,
 ): Promise<void> {
   const key = conversationKey(interaction.guildId, interaction.channelId);
+  const settingsKey = settingsKeyOf(interaction.guildId, interaction.channelId, interaction.channel);
   switch (interaction.commandName) {
     case 'ask': {
       const asker = interactionAsker(interaction);
@@ -33,7 +40,7 @@ export async function handleCommand(
       // Nobody else sees the command's option, so the answer starts with the question, in small print.
       const header = `-# ${author} asked: ${threadName(question)}`;
       await answer(
-        { key, author, text: question, asker },
+        { key, settingsKey, author, text: question, asker },
         interactionSurface(interaction, { threads }),
         ctx,
         header,
@@ -52,10 +59,25 @@ export async function handleCommand(
       );
       return;
     case 'memory':
-      await privately(interaction, ctx, async () => formatMemoryReport(await ctx.assistant.memory(key)));
+      await privately(interaction, ctx, async () =>
+        formatMemoryReport(await ctx.assistant.memory(key, settingsKey)),
+      );
       return;
     case 'tools':
-      await privately(interaction, ctx, async () => formatToolsReport(ctx.assistant.tools()));
+      await privately(interaction, ctx, async () =>
+        formatToolsReport(await ctx.assistant.toolsIn(settingsKey)),
+      );
+      return;
+    case 'settings':
+      await privately(interaction, ctx, async () =>
+        formatSettingsOutcome(
+          await ctx.assistant.settings(
+            interactionAsker(interaction),
+            settingsKey,
+            settingsChange(interaction),
+          ),
+        ),
+      );
       return;
     default:
       await interaction.reply({ content: 'Unknown command.', flags: MessageFlags.Ephemeral });
@@ -81,6 +103,23 @@ async function privately(
   for (const part of rest) {
     await interaction.followUp({ content: part, flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS });
   }
+}
+
+/** The `/settings` subcommand as a change; Discord has already checked that its option is there. */
+function settingsChange(interaction: ChatInputCommandInteraction): SettingsChange {
+  const name = interaction.options.getSubcommand(true);
+  if (name === 'show') return { action: 'show' };
+  if (name === 'reset') {
+    const only = interaction.options.getString(RESET_OPTION) ?? '';
+    return { action: 'reset', name: isSettingName(only) ? only : undefined };
+  }
+  const option = SETTINGS_OPTIONS[name as keyof typeof SETTINGS_OPTIONS];
+  if (!option) return { action: 'show' };
+  return {
+    action: 'set',
+    name: name as keyof typeof SETTINGS_OPTIONS,
+    value: interaction.options.getString(option, true),
+  };
 }
 
 function place(interaction: ChatInputCommandInteraction): string {

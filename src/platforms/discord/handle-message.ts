@@ -2,7 +2,7 @@ import type { Message } from 'discord.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
 import { messageAsker } from './asker.js';
-import { conversationKey, displayName } from './conversation.js';
+import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
 import { canThread, questionOf } from './intake.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
 import { replySurface } from './surfaces.js';
@@ -38,8 +38,9 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     return;
   }
   const author = displayName(message.member, message.author);
+  const settingsKey = settingsKeyOf(message.guildId, message.channelId, message.channel);
   await answer(
-    { key, author, text: question, asker },
+    { key, settingsKey, author, text: question, asker },
     replySurface(reply, { threads: canThread(message) }),
     ctx,
   );

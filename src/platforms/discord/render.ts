@@ -1,4 +1,5 @@
 import type { Logger } from '../../core/logger.js';
+import type { StepsPlacement } from '../../core/settings/channel-settings.js';
 import { createPacedEditor } from '../shared/create-paced-editor.js';
 import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
@@ -38,6 +39,8 @@ export interface DiscordRendererOptions {
   /** ANSWER_MAX_MESSAGES: messages one answer may take; past them it is cut with a note. */
   maxMessages: number;
   logger: Logger;
+  /** The channel's `steps` setting: a thread (default), one edited message, or not shown. */
+  steps?: StepsPlacement | undefined;
 }
 
 /**
@@ -55,7 +58,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
   const openSteps = (): StepSink => {
     const inMessage = () =>
       createStepsMessage(surface.post, intervalMs, warn('could not update the steps message'));
-    const open = surface.openThread;
+    const open = options.steps === 'inline' ? undefined : surface.openThread;
     if (!open) return inMessage();
     // The thread is made on the first step, so answers without steps leave no empty thread behind.
     let thread: Promise<((text: string) => Promise<void>) | undefined> | undefined;
@@ -81,6 +84,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
 
   return renderIncrementally({
     step(step) {
+      if (options.steps === 'off') return;
       steps ??= openSteps();
       steps.push(formatStep(step));
     },

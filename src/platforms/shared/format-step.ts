@@ -1,5 +1,6 @@
 import type { MemoryReport } from '../../core/assistant.js';
 import { ACTION_INPUT_CHARS } from './display-limits.js';
+import { formatSettings } from './format-settings.js';
 import { cutNote } from './wording.js';
 
 /** `calculator {"expression":"2+2"}`: a tool call on one line, input cut to `max` characters. */
@@ -31,5 +32,6 @@ export function formatMemoryReport(report: MemoryReport): string {
     `Tokens in memory: ${report.tokens}`,
     report.summary ? `Summary:\n${report.summary}` : 'Summary: (none yet)',
   ];
+  if (report.settings) lines.push(`Settings in force here:\n${formatSettings(report.settings)}`);
   return lines.join('\n');
 }

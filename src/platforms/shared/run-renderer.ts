@@ -1,5 +1,6 @@
 import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
+import type { StepsPlacement } from '../../core/settings/channel-settings.js';
 import { applyEvent, createRunView, endFromOutcome, type RunView } from './run-view.js';
 import { WORDING } from './wording.js';
 
@@ -60,4 +61,18 @@ export async function askAndRender(options: AskAndRenderOptions): Promise<RunVie
     logger.error({ err }, 'could not deliver the end of a run');
   }
   return view;
+}
+
+/** Where a channel's settings put the steps; a thread (the default) when they cannot be read. */
+export async function stepsPlacement(
+  assistant: Assistant,
+  settingsKey: string,
+  logger: Logger,
+): Promise<StepsPlacement> {
+  try {
+    return (await assistant.settingsIn(settingsKey)).steps;
+  } catch (err) {
+    logger.warn({ err }, 'could not read where this channel’s steps go; using a thread');
+    return 'thread';
+  }
 }

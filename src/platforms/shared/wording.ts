@@ -1,5 +1,5 @@
 import { REFUSED_MESSAGE } from '../../core/governance/governor.js';
-import { BUSY_MESSAGE, CLOSING_MESSAGE } from '../../core/runs/create-assistant.js';
+import { BUSY_MESSAGE, CLOSING_MESSAGE, SETTINGS_ADMINS_ONLY } from '../../core/runs/create-assistant.js';
 
 /** Every sentence the bot says on its own account, on every surface; named once so all platforms agree. */
 export const WORDING = {
@@ -11,6 +11,8 @@ export const WORDING = {
   shuttingDown: CLOSING_MESSAGE,
   /** The access lists refuse this asker here (the core's sentence). */
   refused: REFUSED_MESSAGE,
+  /** `/settings` from someone who is not an admin (the core's sentence). */
+  settingsAdminsOnly: SETTINGS_ADMINS_ONLY,
   /** The asker cancelled the answer. */
   cancelled: 'Cancelled.',
   /** The bot shut down before it could finish an answer. */

@@ -1,8 +1,10 @@
 import type { App, RespondFn } from '@slack/bolt';
 import type { Config } from '../../config.js';
+import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { cut, formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
+import { parseSettingsText } from '../shared/settings-command.js';
 import { WORDING } from '../shared/wording.js';
 import { slackAsker } from './asker.js';
 import { conversationKey } from './conversation-key.js';
@@ -19,11 +21,13 @@ type CommandNames = Pick<
   | 'SLACK_MEMORY_COMMAND'
   | 'SLACK_USAGE_COMMAND'
   | 'SLACK_TOOLS_COMMAND'
+  | 'SLACK_SETTINGS_COMMAND'
 >;
 
 /**
  * The slash commands. Each is acknowledged at once (Slack gives 3 seconds); the work runs afterwards.
- * `/reset` and `/memory` answer only the caller (ephemeral, via the command's response_url).
+ * `/reset`, `/memory`, `/usage`, `/tools` and `/settings` answer only the caller (ephemeral, via the
+ * command's response_url).
  */
 export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps): void {
   const { assistant, work, logger } = deps;
@@ -116,14 +120,36 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
     });
   });
 
-  app.command(names.SLACK_TOOLS_COMMAND, async ({ ack, respond }) => {
+  app.command(names.SLACK_TOOLS_COMMAND, async ({ command, ack, respond, context }) => {
     await ack();
+    const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
     work.run('a Slack /tools', async () => {
       try {
-        await ephemeral(respond, `*Tools*\n${plainToMrkdwn(formatToolsReport(assistant.tools()))}`);
+        const report = formatToolsReport(await assistant.toolsIn(key));
+        await ephemeral(respond, `*Tools*\n${plainToMrkdwn(report)}`);
       } catch (err) {
         logger.error({ err }, 'tools report failed');
         await ephemeral(respond, 'Sorry, I could not list my tools; try again shortly.');
+      }
+    });
+  });
+
+  app.command(names.SLACK_SETTINGS_COMMAND, async ({ command, ack, respond, client, context }) => {
+    await ack();
+    const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
+    const asker = slackAsker(deps.users, client, command.user_id, command.channel_id);
+    work.run('a Slack /settings', async () => {
+      const change = parseSettingsText(command.text);
+      if ('error' in change) {
+        await ephemeral(respond, plainToMrkdwn(change.error));
+        return;
+      }
+      try {
+        const outcome = await assistant.settings(asker.asker, key, change);
+        await ephemeral(respond, plainToMrkdwn(formatSettingsOutcome(outcome)));
+      } catch (err) {
+        logger.error({ key, err }, 'settings command failed');
+        await ephemeral(respond, 'Sorry, I could not read or save the settings; try again shortly.');
       }
     });
   });

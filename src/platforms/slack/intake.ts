@@ -94,6 +94,7 @@ export function createIntake(deps: IntakeDeps): Intake {
         client,
         {
           key,
+          settingsKey: conversationKey(delivery.teamId, message.channel),
           userId: user,
           text,
           place: { channel: message.channel, threadTs },

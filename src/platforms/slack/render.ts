@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/logger.js';
+import type { StepsPlacement } from '../../core/settings/channel-settings.js';
 import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
 import { outcomeText } from '../shared/run-view.js';
@@ -8,7 +9,7 @@ import { formatStep } from './format-steps.js';
 import { buildMessage, markdownToMessages, type SlackMessage } from './limits.js';
 import { createLiveMessage, postMessage, type SlackPlace } from './live-message.js';
 import { plainToMrkdwn } from './mrkdwn.js';
-import { createStepReplies, createStepsMessage } from './steps-layout.js';
+import { createStepReplies, createStepsMessage, type Steps } from './steps-layout.js';
 
 /**
  * Where a run's output goes.
@@ -31,6 +32,11 @@ export interface SlackRendererOptions {
   context?: string | undefined;
   /** ANSWER_MAX_MESSAGES: messages one answer may take; past them it is cut with a note. */
   maxMessages: number;
+  /**
+   * The channel's `steps` setting: `thread` (default) as `layout` says, `inline` in one edited message
+   * beside the answer, `off` not shown.
+   */
+  steps?: StepsPlacement | undefined;
 }
 
 /** Renders the run view in Slack messages. */
@@ -73,21 +79,23 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
   answer.set({ kind: 'thinking' });
 
   // Steps go out only once the answer message exists: under it (channel) or after it (thread).
-  const steps =
-    options.layout === 'channel'
-      ? createStepReplies({
-          client,
-          channel: place.channel,
-          parent: answer.posted,
-          onError: warn('could not post a step'),
-        })
-      : createStepsMessage({
-          client,
-          place,
-          intervalMs: options.intervalMs,
-          after: answer.posted(),
-          onError: warn('could not update the steps message'),
-        });
+  const steps: Steps =
+    options.steps === 'off'
+      ? { add: () => {}, finish: async () => {} }
+      : options.layout === 'channel' && options.steps !== 'inline'
+        ? createStepReplies({
+            client,
+            channel: place.channel,
+            parent: answer.posted,
+            onError: warn('could not post a step'),
+          })
+        : createStepsMessage({
+            client,
+            place,
+            intervalMs: options.intervalMs,
+            after: answer.posted(),
+            onError: warn('could not update the steps message'),
+          });
 
   const renderer = renderIncrementally({
     step: (step) => steps.add(formatStep(step)),

@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
-import { askAndRender } from '../shared/run-renderer.js';
+import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
 import type { SlackAsker } from './asker.js';
 import type { SlackPlace } from './live-message.js';
 import { type AnswerLayout, createSlackRenderer } from './render.js';
@@ -10,6 +10,8 @@ import type { UserDirectory } from './user-names.js';
 /** A question ready to run: who asked what, in which conversation, and where the answer goes. */
 export interface Question {
   key: string;
+  /** Whose settings apply: the channel, for a question inside one of its threads. */
+  settingsKey?: string | undefined;
   userId: string;
   text: string;
   place: SlackPlace;
@@ -42,10 +44,12 @@ export async function runQuestion(
   shutdown: AbortSignal,
 ): Promise<boolean> {
   const logger = deps.logger.child({ key: question.key });
+  const settingsKey = question.settingsKey ?? question.key;
   const renderer = createSlackRenderer({
     client,
     place: question.place,
     layout: question.layout,
+    steps: await stepsPlacement(deps.assistant, settingsKey, logger),
     intervalMs: deps.intervalMs,
     maxMessages: deps.maxMessages,
     logger,
@@ -55,7 +59,7 @@ export async function runQuestion(
   const author = question.asker.user().then((user) => user.name);
   await askAndRender({
     assistant: deps.assistant,
-    request: { key: question.key, author, text: question.text, asker: question.asker.asker },
+    request: { key: question.key, settingsKey, author, text: question.text, asker: question.asker.asker },
     renderer,
     signal: shutdown,
     abortedBy: 'shutdown',

@@ -1,15 +1,17 @@
 import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
+import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
+import { parseSettingsText } from '../shared/settings-command.js';
 import { WORDING } from '../shared/wording.js';
 
 /** What `/help` says. */
 export const HELP =
   'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent, ' +
-  '/tools lists the tools in force. ' +
+  '/tools lists the tools in force, /settings shows or changes the settings (admins). ' +
   '“New chat” starts another conversation.';
 
 /** The confirmation of `/reset`. */
@@ -29,7 +31,7 @@ export interface CommandContext {
   logger: Logger;
 }
 
-/** Runs `/reset`, `/memory`, `/usage`, `/tools` or `/help`; undefined when `text` is a question, not a command. */
+/** Runs `/reset`, `/memory`, `/usage`, `/tools`, `/settings …` or `/help`; undefined when `text` is a question, not a command. */
 export async function runCommand(text: string, ctx: CommandContext): Promise<CommandReply | undefined> {
   const { assistant, key } = ctx;
   const attempt = async (run: () => Promise<CommandReply>): Promise<CommandReply> => {
@@ -40,6 +42,13 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
       return { reply: WORDING.commandFailed };
     }
   };
+  if (/^\/settings(\s|$)/i.test(text.trim())) {
+    const change = parseSettingsText(text.trim().slice('/settings'.length));
+    if ('error' in change) return { reply: change.error };
+    return attempt(async () => ({
+      reply: formatSettingsOutcome(await assistant.settings(ctx.asker, key, change)),
+    }));
+  }
   switch (text.trim().toLowerCase()) {
     case '/help':
       return { reply: HELP };
@@ -53,7 +62,7 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
     case '/usage':
       return attempt(async () => ({ reply: formatUsageReport(await assistant.usage(ctx.asker, key)) }));
     case '/tools':
-      return attempt(async () => ({ reply: formatToolsReport(assistant.tools()) }));
+      return attempt(async () => ({ reply: formatToolsReport(await assistant.toolsIn(key)) }));
     default:
       return undefined;
   }

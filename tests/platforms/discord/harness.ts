@@ -30,7 +30,15 @@ export interface DiscordBed {
   /** Runs a slash command as alice and waits for the bot; returns the interaction token. */
   command(
     name: string,
-    options?: { channelId?: string; question?: string; nick?: string; roles?: string[] },
+    options?: {
+      channelId?: string;
+      question?: string;
+      nick?: string;
+      roles?: string[];
+      subcommand?: string;
+      values?: Record<string, string>;
+      user?: FakeUser;
+    },
   ): Promise<string>;
   /** Waits until the bot has read every event sent so far and finished handling them. */
   settle(): Promise<void>;
@@ -89,8 +97,9 @@ export async function startDiscordBed(
       const { token } = discord.runCommand({
         name,
         channelId: options.channelId ?? discord.channelId,
-        user: alice,
-        options: options.question === undefined ? {} : { question: options.question },
+        user: options.user ?? alice,
+        subcommand: options.subcommand,
+        options: options.question === undefined ? (options.values ?? {}) : { question: options.question },
         nick: options.nick,
         roles: options.roles,
       });

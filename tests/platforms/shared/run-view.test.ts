@@ -52,6 +52,13 @@ function scripted(events: AgentEvent[], outcome: unknown, onAsk?: (signal?: Abor
     inFlight: () => 0,
     history: async () => ({ turns: [] }),
     tools: () => ({ groups: [] }),
+    toolsIn: async () => ({ groups: [] }),
+    settings: async () => {
+      throw new Error('not used');
+    },
+    settingsIn: async () => {
+      throw new Error('not used');
+    },
     close: async () => {},
   };
 }

@@ -124,6 +124,9 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
       inFlight: vi.fn(),
       history: vi.fn(),
       tools: vi.fn(),
+      toolsIn: vi.fn(),
+      settings: vi.fn(),
+      settingsIn: vi.fn(),
       close: vi.fn(),
     };
     const logger = createLogger({ level: 'silent', secrets: [] });
