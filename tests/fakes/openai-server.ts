@@ -13,6 +13,8 @@ export interface ScriptedToolCall {
 export type ScriptStep =
   | {
       content?: string | null;
+      /** DeepSeek-style `reasoning_content`: streamed before the content, or on the whole message. */
+      reasoning?: string;
       toolCalls?: ScriptedToolCall[];
       /** Usage figures to report; the cache fields as OpenAI (`prompt_tokens_details`) or DeepSeek report them. */
       usage?: {
@@ -171,7 +173,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+            message: {
+              role: 'assistant',
+              content,
+              ...(step.reasoning ? { reasoning_content: step.reasoning } : {}),
+              ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+            },
             finish_reason: finishReason,
           },
         ],
@@ -185,6 +192,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
       );
     send({ role: 'assistant', content: '' });
+    const reasoning = step.reasoning ?? '';
+    for (let i = 0; i < reasoning.length; i += chunkSize) {
+      send({ content: null, reasoning_content: reasoning.slice(i, i + chunkSize) });
+    }
     const text = content ?? '';
     for (let i = 0; i < text.length; i += chunkSize) {
       send({ content: text.slice(i, i + chunkSize) });
