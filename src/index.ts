@@ -50,6 +50,7 @@ async function main(): Promise<void> {
       toolSources: mcpTools ? [mcpTools] : [],
       store,
       usage: store,
+      feedback: store,
       observer: metrics?.observer,
       logger,
     });

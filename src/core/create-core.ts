@@ -7,6 +7,7 @@ import { createChannelMemory } from './memory/channel-memory.js';
 import { createSummarizer } from './memory/summarizer.js';
 import type { MemoryBudget } from './memory/types.js';
 import type { ConversationStore } from './ports/conversation-store.js';
+import type { FeedbackStore } from './ports/feedback-store.js';
 import type { RunObserver } from './ports/run-observer.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
@@ -40,6 +41,8 @@ export interface CoreOptions {
   store: ConversationStore;
   /** Where usage is recorded and limits are counted (usually the same database as `store`). */
   usage: UsageStore;
+  /** Where votes on answers are kept (usually the same database as `store`). */
+  feedback?: FeedbackStore | undefined;
   /** Access lists, limits, budgets and prices. */
   governance: GovernanceSettings;
   /** Told of every governed question as it ends (metrics). */
@@ -77,6 +80,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const governor = createGovernor({
     settings: options.governance,
     usage: options.usage,
+    feedback: options.feedback,
     model: options.model.model,
     protocol: options.agent.AGENT_PROTOCOL,
     logger,
@@ -91,7 +95,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         .summarized(key, spent, summaryModel)
         .catch((err: unknown) => logger.error({ key, err }, 'could not record a summary’s usage')),
   });
-  const assistant = createAssistant({ agent, memory, limits: options.runs, governor, logger, tools });
+  const assistant = createAssistant({
+    agent,
+    memory,
+    limits: options.runs,
+    governor,
+    logger,
+    tools,
+    feedback: options.feedback,
+  });
   return {
     assistant,
     close: () => assistant.close(),

@@ -11,6 +11,7 @@ import type {
   TurnWindow,
 } from '../core/ports/conversation-store.js';
 import type { Store } from '../core/ports/store.js';
+import { sqliteFeedback } from './sqlite-feedback.js';
 import { migrate } from './sqlite-migrations.js';
 import { sqliteUsage } from './sqlite-usage.js';
 
@@ -165,7 +166,7 @@ export function openSqliteStore(path: string): Store {
       if (db.open) db.close();
     },
   };
-  return { ...conversations, ...sqliteUsage(db, fail) };
+  return { ...conversations, ...sqliteUsage(db, fail), ...sqliteFeedback(db, fail) };
 }
 
 /** Conversations are private: the database file (and its -wal and -shm, which SQLite gives the same mode). */

@@ -74,6 +74,7 @@ export async function startTestCore(
       toolSources: mcp ? [mcp] : [],
       store,
       usage: store,
+      feedback: store,
       logger,
     }).catch(async (err: unknown) => {
       await real.close();

@@ -119,6 +119,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
       access: vi.fn(),
       usage: vi.fn(),
       reset: vi.fn(),
+      feedback: vi.fn(),
       memory: vi.fn(),
       health: vi.fn(),
       inFlight: vi.fn(),
