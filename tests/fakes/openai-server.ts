@@ -30,6 +30,11 @@ export type ScriptStep =
       until?: PromiseLike<unknown>;
       /** Streamed only: milliseconds to go silent after the first content chunk (a stalled stream). */
       stallMs?: number;
+      /**
+       * Streamed only: after `chars` characters of content, waits for `until` (default: forever) or for the
+       * client to hang up, e.g. on Stop.
+       */
+      pauseAt?: { chars: number; until?: PromiseLike<unknown> };
     }
   | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }
   /** Never answers (until the client gives up). */
@@ -197,8 +202,15 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       send({ content: null, reasoning_content: reasoning.slice(i, i + chunkSize) });
     }
     const text = content ?? '';
+    const pause = step.pauseAt;
+    const hungUp = new Promise<void>((resolve) => res.once('close', () => resolve()));
     for (let i = 0; i < text.length; i += chunkSize) {
-      send({ content: text.slice(i, i + chunkSize) });
+      const end = pause && i < pause.chars && i + chunkSize >= pause.chars ? pause.chars : i + chunkSize;
+      send({ content: text.slice(i, end) });
+      if (end !== i + chunkSize) {
+        await Promise.race([pause?.until ?? new Promise(() => {}), hungUp]);
+        i = end - chunkSize;
+      }
       if (i === 0 && step.stallMs) await sleep(step.stallMs);
       if (res.destroyed) return;
     }
