@@ -7,6 +7,7 @@ import type { RunRegistry } from '../shared/run-registry.js';
 import { WORDING } from '../shared/wording.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
 import { conversationKey } from './conversation-key.js';
+import { feedbackModal, registerFeedbackModal } from './feedback-modal.js';
 import type { UserDirectory } from './user-names.js';
 
 /** What the run buttons need. */
@@ -29,6 +30,7 @@ const RUN_ACTION = /^tt:(?:stop|feedback_up|feedback_down):/;
  */
 export function registerRunButtons(app: App, deps: RunButtonDeps): void {
   const { runs, logger } = deps;
+  registerFeedbackModal(app, deps);
   app.action<BlockAction>(RUN_ACTION, async ({ ack, body, action, respond, client, context }) => {
     await ack();
     const value = 'value' in action && typeof action.value === 'string' ? action.value : '';
@@ -56,19 +58,22 @@ export function registerRunButtons(app: App, deps: RunButtonDeps): void {
       const channel = body.channel?.id ?? body.container?.channel_id;
       const team = context.teamId ?? body.team?.id ?? 'unknown';
       const threadTs = body.message?.thread_ts ?? body.container?.thread_ts;
+      const key = conversationKey(team, channel ?? 'unknown', threadTs);
+      const vote = pressed.action === 'feedback_up' ? 'up' : 'down';
       try {
-        await deps.assistant.feedback({
-          runId: pressed.runId,
-          platform: 'slack',
-          key: conversationKey(team, channel ?? 'unknown', threadTs),
-          userId,
-          vote: pressed.action === 'feedback_up' ? 'up' : 'down',
-        });
-        await whisper(WORDING.feedbackThanks);
+        await deps.assistant.feedback({ runId: pressed.runId, platform: 'slack', key, userId, vote });
       } catch (err) {
         logger.error({ err }, 'could not store feedback');
         await whisper(WORDING.commandFailed);
+        return;
       }
+      // After a 👎, a modal asks what was wrong (Slack's trigger_id is good for 3 s, so it opens first).
+      if (vote === 'down' && body.trigger_id) {
+        await client.views
+          .open({ trigger_id: body.trigger_id, view: feedbackModal({ runId: pressed.runId, key, vote }) })
+          .catch((err: unknown) => logger.warn({ err }, 'could not open the feedback modal'));
+      }
+      await whisper(WORDING.feedbackThanks);
     });
   });
 }

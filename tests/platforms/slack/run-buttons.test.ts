@@ -155,4 +155,49 @@ describe.each<SlackMode>(['http', 'socket'])('Slack Stop and feedback buttons (%
     expect(await usage(ADMIN)).toContain('Feedback this month: 0 👍, 2 👎');
     expect(await usage(ALICE)).not.toContain('Feedback');
   });
+
+  it('asks what was wrong after a 👎, and keeps the comment with that vote', async () => {
+    h = await startSlackHarness(mode);
+    h.model.script({ content: 'Lyon.' });
+    await ask(h, mention('capital of France?'));
+    const answer = topLevel(h)[0]!;
+    const feedback = feedbackButtons(answer);
+    await h.press(answer, {
+      type: 'feedback_buttons',
+      action_id: feedback.action_id,
+      value: feedback.negative_button.value,
+    });
+    await h.settle();
+    const [opened] = h.slack.callsTo('views.open');
+    expect(opened?.args.trigger_id).toMatch(/^trigger\./);
+    const view = typeof opened?.args.view === 'string' ? JSON.parse(opened.args.view) : opened?.args.view;
+    expect(view).toMatchObject({ type: 'modal', title: { text: 'Feedback' } });
+    const submitted = await h.interact({
+      type: 'view_submission',
+      team: { id: h.slack.team, domain: 'fake' },
+      user: { id: ALICE, username: 'alice', name: 'alice', team_id: h.slack.team },
+      api_app_id: 'A0001',
+      token: 'legacy-verification-token',
+      trigger_id: 'trigger.2',
+      view: {
+        ...view,
+        id: 'V0001',
+        team_id: h.slack.team,
+        state: {
+          values: { comment: { comment: { type: 'plain_text_input', value: 'The capital is Paris.' } } },
+        },
+        hash: 'h',
+        app_id: 'A0001',
+        bot_id: 'BBOT',
+      },
+      response_urls: [],
+    });
+    expect(submitted.status).toBe(200);
+    await h.settle();
+    await h.command('/usage', '', { user: ADMIN });
+    await h.settle();
+    expect(String(h.slack.responses.at(-1)?.body.text)).toContain(
+      'Feedback this month: 0 👍, 1 👎 (1 with a comment)',
+    );
+  });
 });

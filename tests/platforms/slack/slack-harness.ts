@@ -60,6 +60,8 @@ export interface SlackHarness {
     action: { type: string; action_id: string; value?: string },
     user?: string,
   ): Promise<Delivered>;
+  /** Delivers any interactive payload (e.g. a `view_submission`) as Slack would in this mode. */
+  interact(payload: Json): Promise<Delivered>;
   /** Waits until every event delivered so far has been handled and its answer posted. */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -120,6 +122,15 @@ export async function startSlackHarness(
     const eventsUrl = () => `http://127.0.0.1:${port}/slack/events`;
     const testCore = core;
     let closed = false;
+    const interact = async (payload: Json): Promise<Delivered> => {
+      if (mode === 'socket') return { status: 200, ack: await slack.socket.send('interactive', payload) };
+      const res = await sendSigned(
+        eventsUrl(),
+        { form: { payload: JSON.stringify(payload) } },
+        { signingSecret: SIGNING_SECRET },
+      );
+      return { status: res.status, ack: parse(res.body) };
+    };
 
     return {
       mode,
@@ -164,16 +175,9 @@ export async function startSlackHarness(
         const res = await sendSigned(eventsUrl(), { form: fields }, { signingSecret: SIGNING_SECRET });
         return { status: res.status, ack: parse(res.body) };
       },
-      async press(message, action, user = ALICE) {
-        const payload = blockActions(message, action, { user, responseUrl: slack.responseUrl() });
-        if (mode === 'socket') return { status: 200, ack: await slack.socket.send('interactive', payload) };
-        const res = await sendSigned(
-          eventsUrl(),
-          { form: { payload: JSON.stringify(payload) } },
-          { signingSecret: SIGNING_SECRET },
-        );
-        return { status: res.status, ack: parse(res.body) };
-      },
+      press: (message, action, user = ALICE) =>
+        interact(blockActions(message, action, { user, responseUrl: slack.responseUrl() })),
+      interact,
       settle: () => adapter.idle(),
       async close() {
         if (closed) return;
