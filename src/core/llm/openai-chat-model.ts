@@ -121,15 +121,20 @@ async function readStream(
   );
   let content = '';
   let reasoning = '';
+  // Reasoning from the `reasoning_content` field and from `<think>` tags are kept as separate paragraphs.
+  let source: 'field' | 'tags' | undefined;
+  const addReasoning = (text: string, from: 'field' | 'tags') => {
+    const piece = source && source !== from ? `\n\n${text}` : text;
+    source = from;
+    reasoning += piece;
+    request.onReasoningDelta?.(piece);
+  };
   const think = createThinkSplitter(
     (text) => {
       content += text;
       request.onTextDelta?.(text);
     },
-    (text) => {
-      reasoning += text;
-      request.onReasoningDelta?.(text);
-    },
+    (text) => addReasoning(text, 'tags'),
   );
   let finishReason: string | null = null;
   let usage: ChatCompletionChunk['usage'];
@@ -146,10 +151,7 @@ async function readStream(
     if (choice.finish_reason) finishReason = choice.finish_reason;
     const delta = choice.delta;
     const reasoningDelta = reasoningOf(delta);
-    if (reasoningDelta) {
-      reasoning += reasoningDelta;
-      request.onReasoningDelta?.(reasoningDelta);
-    }
+    if (reasoningDelta) addReasoning(reasoningDelta, 'field');
     if (delta.content) think.push(delta.content);
     for (const part of delta.tool_calls ?? []) {
       let slot = calls[part.index];

@@ -153,4 +153,38 @@ describe('Discord: Stop and feedback buttons', () => {
     const token = await bed.command('usage');
     expect(bed.discord.original(token)?.content).not.toContain('Feedback');
   });
+
+  it('puts a Stop button on /ask answers too, from the start', async () => {
+    bed = await startDiscordBed();
+    bed.model.script(SLOW);
+    const { token } = bed.discord.runCommand({
+      name: 'ask',
+      channelId: bed.discord.channelId,
+      user: bed.alice,
+      options: { question: 'tell me a long story' },
+    });
+    await waitUntil(() => bed!.discord.original(token)?.content.includes(WRITTEN.trim()) ?? false, {
+      what: 'the /ask answer to stream in',
+    });
+    const reply = bed.discord.original(token)!;
+    const ack = await press(bed, reply, stopId(reply), bed.alice);
+    expect(ack.type).toBe(6);
+    expect(reply.content).toBe(
+      `-# alice asked: tell me a long story\n${WRITTEN.trim()}\n\n${WORDING.stopped}`,
+    );
+    expect(buttonIds(reply).map((id) => parseRunActionId(id)?.action)).toEqual([
+      'feedback_up',
+      'feedback_down',
+    ]);
+  });
+
+  it('shows a reasoning model’s thinking in the steps thread, never in the answer', async () => {
+    bed = await startDiscordBed();
+    bed.model.script({ reasoning: 'Paris is the capital.', content: '<think>Be brief.</think>Paris.' });
+    const reply = bed.replyTo(await bed.say('capital of France?'));
+    expect(reply.content).toBe('Paris.');
+    expect(bed.discord.messages(reply.id).map((m) => m.content)).toEqual([
+      '**Thought:** Paris is the capital.\n\nBe brief.',
+    ]);
+  });
 });
