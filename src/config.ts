@@ -82,6 +82,7 @@ const schema = z.object({
   TOOL_CONCURRENCY: int(4),
   RUN_TIMEOUT_MS: int(120_000),
   ANSWER_MAX_CHARS: int(40_000, 100),
+  SHOW_REASONING: bool(true),
   PROMPTS_DIR: z.string().default('./prompts'),
 
   // Tools

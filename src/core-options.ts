@@ -34,6 +34,7 @@ export function coreOptionsFrom(
       TOOL_CONCURRENCY: config.TOOL_CONCURRENCY,
       RUN_TIMEOUT_MS: config.RUN_TIMEOUT_MS,
       ANSWER_MAX_CHARS: config.ANSWER_MAX_CHARS,
+      SHOW_REASONING: config.SHOW_REASONING,
     },
     tools: toolSettingsFrom(config),
     memory: {

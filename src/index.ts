@@ -51,6 +51,7 @@ async function main(): Promise<void> {
       store,
       usage: store,
       settings: store,
+      feedback: store,
       observer: metrics?.observer,
       logger,
     });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import type { Store } from '../core/ports/store.js';
 import type { UsageGrouping } from '../core/ports/usage-store.js';
+import { feedbackLine } from '../platforms/shared/format-usage.js';
 import { createStore, sqlitePathOf } from '../store/create-store.js';
 import { SQLITE_MEMORY_PATH } from '../store/sqlite-store.js';
 import { dayIn } from '../store/usage-days.js';
@@ -55,6 +56,7 @@ async function main(argv: readonly string[]): Promise<void> {
   try {
     const groups = await store.totals({ ...period, by: GROUPING[args.by], timeZone });
     const [total] = await store.totals({ ...period, by: 'none' });
+    const votes = await store.feedbackTotals(period);
     // Memory summaries belong to no user: a row of their own keeps the table adding up to the total.
     const summaries = args.by === 'user' ? remainder(total!, groups, '(memory summaries)') : undefined;
     const report = {
@@ -67,6 +69,7 @@ async function main(argv: readonly string[]): Promise<void> {
     else {
       process.stdout.write(`Usage from ${sinceDay} to ${untilDay} (${timeZone}), by ${args.by}\n\n`);
       process.stdout.write(`${usageTable(report)}\n`);
+      process.stdout.write(`\n${feedbackLine('Feedback on answers', votes)}\n`);
     }
   } finally {
     await store.close();

@@ -2,6 +2,7 @@ import type { AgentEventHandler, RunResult } from './agent/events.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
 import type { ConversationContext } from './memory/types.js';
+import type { FeedbackEntry } from './ports/feedback-store.js';
 import type { ToolGroup } from './ports/tool-source.js';
 import type { SettingsChange, SettingsInForce, SettingsOutcome } from './settings/channel-settings.js';
 
@@ -57,6 +58,8 @@ export interface Assistant {
   /** `/usage`: the asker's and the channel's usage, today and this month (the top users too, for admins). */
   usage(asker: Asker, key: string): Promise<UsageReport>;
   reset(key: string): Promise<void>;
+  /** Records a vote on an answer (one per person and answer; a later one replaces it). */
+  feedback(entry: Omit<FeedbackEntry, 'at'>): Promise<void>;
   /** `/memory`: what is remembered under `key`, and the settings in force (those of `settingsKey`, default `key`). */
   memory(key: string, settingsKey?: string): Promise<MemoryReport>;
   /** Every tool the bot has now, built-in and from MCP servers. */

@@ -8,6 +8,7 @@ import { createSummarizer } from './memory/summarizer.js';
 import type { MemoryBudget } from './memory/types.js';
 import type { ChannelSettingsStore } from './ports/channel-settings-store.js';
 import type { ConversationStore } from './ports/conversation-store.js';
+import type { FeedbackStore } from './ports/feedback-store.js';
 import type { RunObserver } from './ports/run-observer.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
@@ -46,6 +47,8 @@ export interface CoreOptions {
   usage: UsageStore;
   /** Where per-channel settings are kept (usually the same database as `store`). */
   settings: ChannelSettingsStore;
+  /** Where votes on answers are kept (usually the same database as `store`). */
+  feedback?: FeedbackStore | undefined;
   /** Access lists, limits, budgets and prices. */
   governance: GovernanceSettings;
   /** Told of every governed question as it ends (metrics). */
@@ -83,6 +86,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const governor = createGovernor({
     settings: options.governance,
     usage: options.usage,
+    feedback: options.feedback,
     model: options.model.model,
     protocol: options.agent.AGENT_PROTOCOL,
     logger,
@@ -112,6 +116,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger,
     tools,
     settings,
+    feedback: options.feedback,
   });
   return {
     assistant,

@@ -61,6 +61,19 @@ export const PG_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (key, name)
   );
   `,
+  `
+  CREATE TABLE feedback (
+    platform TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    vote TEXT NOT NULL CHECK (vote IN ('up', 'down')),
+    comment TEXT,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (platform, run_id, user_id)
+  );
+  CREATE INDEX feedback_by_at ON feedback (at);
+  `,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import type { ConversationStore, StoredTurn } from '../core/ports/conversation-store.js';
 import type { Store } from '../core/ports/store.js';
 import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
+import { postgresFeedback } from './postgres-feedback.js';
 import { openMigratedDb } from './postgres-migrations.js';
 import { postgresSettings } from './postgres-settings.js';
 import type { PostgresTarget } from './postgres-url.js';
@@ -32,7 +33,12 @@ export async function openPostgresStore(
   options: PostgresOptions = {},
 ): Promise<Store> {
   const db = await openMigratedDb(target, options);
-  return { ...postgresConversations(db), ...postgresUsage(db), ...postgresSettings(db) };
+  return {
+    ...postgresConversations(db),
+    ...postgresUsage(db),
+    ...postgresSettings(db),
+    ...postgresFeedback(db),
+  };
 }
 
 /** The conversation half of the Postgres store; each method is one statement or one transaction. */

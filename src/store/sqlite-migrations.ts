@@ -58,6 +58,19 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (key, name)
   ) STRICT;
   `,
+  `
+  CREATE TABLE feedback (
+    platform TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    vote TEXT NOT NULL CHECK (vote IN ('up', 'down')),
+    comment TEXT,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (platform, run_id, user_id)
+  ) STRICT;
+  CREATE INDEX feedback_by_at ON feedback (at);
+  `,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

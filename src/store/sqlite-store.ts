@@ -11,6 +11,7 @@ import type {
   TurnWindow,
 } from '../core/ports/conversation-store.js';
 import type { Store } from '../core/ports/store.js';
+import { sqliteFeedback } from './sqlite-feedback.js';
 import { migrate } from './sqlite-migrations.js';
 import { sqliteSettings } from './sqlite-settings.js';
 import { sqliteUsage } from './sqlite-usage.js';
@@ -167,7 +168,12 @@ export function openSqliteStore(path: string): Store {
       if (db.open) db.close();
     },
   };
-  return { ...conversations, ...sqliteUsage(db, fail), ...sqliteSettings(db, fail) };
+  return {
+    ...conversations,
+    ...sqliteUsage(db, fail),
+    ...sqliteSettings(db, fail),
+    ...sqliteFeedback(db, fail),
+  };
 }
 
 /** Conversations are private: the database file (and its -wal and -shm, which SQLite gives the same mode). */

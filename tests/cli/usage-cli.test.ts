@@ -90,6 +90,17 @@ describe('npm run usage', { timeout: 60_000 }, () => {
         modelCalls: 1,
       }),
     );
+    // Votes on answers: u1 changed their mind (counted once), u2 commented.
+    const vote = {
+      platform: 'slack',
+      key: 'slack:T1:C9',
+      runId: 'r1',
+      at: Date.parse('2026-03-28T12:00:00Z'),
+    };
+    await store.recordFeedback({ ...vote, userId: 'U01', vote: 'down' });
+    await store.recordFeedback({ ...vote, userId: 'U01', vote: 'up' });
+    await store.recordFeedback({ ...vote, userId: 'U02', vote: 'down', comment: 'too long' });
+    await store.recordFeedback({ ...vote, userId: 'U03', vote: 'up', runId: 'r2' });
     await store.close();
   });
   afterAll(() => {
@@ -119,6 +130,8 @@ describe('npm run usage', { timeout: 60_000 }, () => {
           '(memory summaries)          0        0        0            1            300                0                 60           360            $0.00',
           '------------------  ---------  -------  -------  -----------  -------------  ---------------  -----------------  ------------  ---------------',
           'total                       2        1        1            6          6,300            4,000              1,260         7,560            $0.03',
+          '',
+          'Feedback on answers: 2 👍, 1 👎 (1 with a comment)',
           '',
         ].join('\n'),
       );
@@ -179,8 +192,10 @@ describe('npm run usage', { timeout: 60_000 }, () => {
     expect(current.stdout).toMatch(/\r\nNOW,1,0,0,1,7,0,3,10\r\ntotal,1,0,0,1,7,0,3,10\r\n$/);
     expect(empty.code).toBe(0);
     expect(empty.stdout).toMatch(/^Usage from 2020-01-01 to 2020-01-31 \(Europe\/Berlin\), by user\n\nuser /);
-    expect(empty.stdout.trimEnd().split('\n').slice(-2)[0]).toMatch(/^-----/);
-    expect(empty.stdout.trimEnd().split('\n').at(-1)).toMatch(/^total\s+0\s+0\s+0\s+0\s+0\s+0\s+0\s+0$/);
+    const lines = empty.stdout.trimEnd().split('\n');
+    expect(lines.at(-4)).toMatch(/^-----/);
+    expect(lines.at(-3)).toMatch(/^total\s+0\s+0\s+0\s+0\s+0\s+0\s+0\s+0$/);
+    expect(lines.at(-1)).toBe('Feedback on answers: 0 👍, 0 👎');
   });
 
   it('answers bad arguments with one line of usage on stderr and exit code 2', async () => {

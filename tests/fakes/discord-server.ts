@@ -27,6 +27,16 @@ export interface FakeUser {
 /** A stored message; the bot's edits are applied in place. */
 export type FakeMessage = { id: string; channel_id: string; content: string; author: FakeUser } & Json;
 
+/** An answer the bot gave to an interaction (`POST /interactions/I/TOKEN/callback`). */
+export interface InteractionCallback {
+  /** The interaction's id and token. */
+  id: string;
+  token: string;
+  /** 4 reply, 5 deferred reply, 6 deferred update (a button acknowledged silently), 7 update. */
+  type: number;
+  data: Json;
+}
+
 /** A canned answer for matching calls. */
 export interface FakeResponse {
   status: number;
@@ -93,6 +103,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const channels = new Map<string, Json>();
   const messages = new Map<string, FakeMessage>();
   const interactions = new Map<string, { channelId: string; user: FakeUser; original?: string }>(); // by token
+  const callbacks: InteractionCallback[] = [];
   const calls: DiscordCall[] = [];
   const overrides: { match: CallMatcher; response: FakeResponse; times: number }[] = [];
   const waiters = new Set<() => void>();
@@ -131,6 +142,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const edit = (message: FakeMessage | undefined, body: Json): [number, unknown] => {
     if (!message) return [404, { message: 'Unknown Message', code: 10008 }];
     if (typeof body.content === 'string') message.content = body.content;
+    if (Array.isArray(body.components)) message.components = body.components;
     message.flags &= ~128; // an edited interaction response is no longer "thinking…"
     message.edited_timestamp = now();
     return [200, message];
@@ -175,7 +187,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       ([channelId], body) => {
         const ref = body.message_reference;
         const fields = ref ? { type: 19, message_reference: { ...ref, channel_id: channelId } } : {};
-        const message = store(channelId!, bot, { content: body.content ?? '', ...fields });
+        const message = store(channelId!, bot, {
+          content: body.content ?? '',
+          components: body.components ?? [],
+          ...fields,
+        });
         dispatchMessage(message); // Discord echoes the bot's own messages to it
         return [200, message];
       },
@@ -195,13 +211,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     ],
     [
       'POST',
-      /^\/interactions\/\d+\/([^/]+)\/callback$/,
-      ([token], body) => {
+      /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
+      ([id, token], body) => {
         const interaction = interactions.get(token!)!;
         const data = body.data ?? {};
+        callbacks.push({ id: id!, token: token!, type: body.type, data });
+        if (body.type === 6) return [204]; // a button acknowledged: the message it is on stays as it is
         const flags = Number(data.flags ?? 0) | (body.type === 5 ? 128 : 0); // 128: loading ("thinking…")
         const original = store(interaction.channelId, bot, {
           content: data.content ?? '',
+          components: data.components ?? [],
           flags,
           webhook_id: applicationId,
         });
@@ -438,6 +457,44 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         channel_id: channelId,
         channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
         ...(guild ? { guild_id: guild, member: member(user, options.nick, options.roles) } : { user }),
+        app_permissions: ALL_PERMISSIONS,
+        entitlements: [],
+        authorizing_integration_owners: {},
+        context: guild ? 0 : 1,
+      });
+      return { id, token };
+    },
+    /** Every answer the bot gave to an interaction, in order. */
+    callbacks,
+    /**
+     * Dispatches INTERACTION_CREATE for a press on the button `customId` of `message` (type 3, a message
+     * component); returns its id and token. `roles` are the presser's guild roles.
+     */
+    pressButton(options: {
+      message: FakeMessage;
+      customId: string;
+      user: FakeUser;
+      roles?: readonly string[];
+    }) {
+      const { message, customId, user } = options;
+      const id = snowflake();
+      const token = `token-${id}`;
+      const channelId = message.channel_id;
+      interactions.set(token, { channelId, user });
+      const channel = channels.get(channelId);
+      const guild = channel?.guild_id;
+      dispatch('INTERACTION_CREATE', {
+        id,
+        application_id: applicationId,
+        type: 3,
+        token,
+        version: 1,
+        locale: 'en-US',
+        data: { custom_id: customId, component_type: 2 },
+        message,
+        channel_id: channelId,
+        channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
+        ...(guild ? { guild_id: guild, member: member(user, undefined, options.roles) } : { user }),
         app_permissions: ALL_PERMISSIONS,
         entitlements: [],
         authorizing_integration_owners: {},

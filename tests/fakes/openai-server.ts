@@ -13,6 +13,8 @@ export interface ScriptedToolCall {
 export type ScriptStep =
   | {
       content?: string | null;
+      /** DeepSeek-style `reasoning_content`: streamed before the content, or on the whole message. */
+      reasoning?: string;
       toolCalls?: ScriptedToolCall[];
       /** Usage figures to report; the cache fields as OpenAI (`prompt_tokens_details`) or DeepSeek report them. */
       usage?: {
@@ -28,6 +30,11 @@ export type ScriptStep =
       until?: PromiseLike<unknown>;
       /** Streamed only: milliseconds to go silent after the first content chunk (a stalled stream). */
       stallMs?: number;
+      /**
+       * Streamed only: after `chars` characters of content, waits for `until` (default: forever) or for the
+       * client to hang up, e.g. on Stop.
+       */
+      pauseAt?: { chars: number; until?: PromiseLike<unknown> };
     }
   | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number }
   /** Never answers (until the client gives up). */
@@ -171,7 +178,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         choices: [
           {
             index: 0,
-            message: { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+            message: {
+              role: 'assistant',
+              content,
+              ...(step.reasoning ? { reasoning_content: step.reasoning } : {}),
+              ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+            },
             finish_reason: finishReason,
           },
         ],
@@ -185,9 +197,20 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
       );
     send({ role: 'assistant', content: '' });
+    const reasoning = step.reasoning ?? '';
+    for (let i = 0; i < reasoning.length; i += chunkSize) {
+      send({ content: null, reasoning_content: reasoning.slice(i, i + chunkSize) });
+    }
     const text = content ?? '';
+    const pause = step.pauseAt;
+    const hungUp = new Promise<void>((resolve) => res.once('close', () => resolve()));
     for (let i = 0; i < text.length; i += chunkSize) {
-      send({ content: text.slice(i, i + chunkSize) });
+      const end = pause && i < pause.chars && i + chunkSize >= pause.chars ? pause.chars : i + chunkSize;
+      send({ content: text.slice(i, end) });
+      if (end !== i + chunkSize) {
+        await Promise.race([pause?.until ?? new Promise(() => {}), hungUp]);
+        i = end - chunkSize;
+      }
       if (i === 0 && step.stallMs) await sleep(step.stallMs);
       if (res.destroyed) return;
     }

@@ -264,11 +264,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
         return connections;
       },
       /**
-       * Sends an envelope (`events_api` with an event_callback payload, or `slash_commands` with the
-       * command's fields) and resolves with the payload of the client's ack.
+       * Sends an envelope (`events_api` with an event_callback payload, `slash_commands` with the
+       * command's fields, or `interactive` with a block_actions payload) and resolves with the payload of
+       * the client's ack.
        */
       async send(
-        type: 'events_api' | 'slash_commands',
+        type: 'events_api' | 'slash_commands' | 'interactive',
         payload: Json,
         retry?: { attempt: number; reason?: string },
       ): Promise<Json> {
@@ -335,6 +336,42 @@ export function eventCallback(
       { team_id: team, user_id: options.botUserId ?? 'UBOT', is_bot: true, is_enterprise_install: false },
     ],
     is_ext_shared_channel: false,
+  };
+}
+
+/** A button pressed by `user` on one of the bot's messages: the `block_actions` payload Slack sends. */
+export function blockActions(
+  message: FakeSlackMessage,
+  action: { type: string; action_id: string; value?: string },
+  options: { user: string; responseUrl: string; team?: string },
+): Json {
+  const team = options.team ?? 'T0001';
+  const threadTs = message.threadTs ? { thread_ts: message.threadTs } : {};
+  return {
+    type: 'block_actions',
+    user: {
+      id: options.user,
+      username: options.user.toLowerCase(),
+      name: options.user.toLowerCase(),
+      team_id: team,
+    },
+    api_app_id: 'A0001',
+    token: 'legacy-verification-token',
+    container: {
+      type: 'message',
+      message_ts: message.ts,
+      channel_id: message.channel,
+      is_ephemeral: false,
+      ...threadTs,
+    },
+    trigger_id: `trigger.${Date.now()}`,
+    team: { id: team, domain: 'fake' },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: message.channel, name: 'general' },
+    message: { type: 'message', ts: message.ts, text: message.text, blocks: message.blocks, ...threadTs },
+    response_url: options.responseUrl,
+    actions: [{ block_id: 'b', action_ts: `${Date.now() / 1000}`, ...action }],
   };
 }
 

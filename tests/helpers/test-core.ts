@@ -75,6 +75,7 @@ export async function startTestCore(
       store,
       usage: store,
       settings: store,
+      feedback: store,
       logger,
     }).catch(async (err: unknown) => {
       await real.close();

@@ -1,6 +1,7 @@
 import type { Store } from '../../src/core/ports/store.js';
 import { openPostgresStore } from '../../src/store/postgres-store.js';
 import { parsePostgresUrl } from '../../src/store/postgres-url.js';
+import { feedbackContract } from '../contract/feedback-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';
 import { type StoreFixture, storeContract } from '../contract/store-contract.js';
 import { usageContract } from '../contract/usage-contract.js';
@@ -30,4 +31,5 @@ postgresSuite('Postgres store contract', (url) => {
   storeContract('Postgres', openFixture);
   usageContract('Postgres', openFixture);
   settingsContract('Postgres', openFixture);
+  feedbackContract('Postgres', openFixture);
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../../src/core/ports/store.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { feedbackContract } from '../contract/feedback-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';
 import { type StoreFixture, storeContract } from '../contract/store-contract.js';
 import { usageContract } from '../contract/usage-contract.js';
@@ -29,3 +30,4 @@ async function openFixture(): Promise<StoreFixture> {
 storeContract('SQLite file', openFixture);
 usageContract('SQLite file', openFixture);
 settingsContract('SQLite file', openFixture);
+feedbackContract('SQLite file', openFixture);

@@ -34,6 +34,8 @@ export interface AgentSettings {
   RUN_TIMEOUT_MS: number;
   /** Longest answer delivered or remembered, in characters; a longer one is cut with a note. */
   ANSWER_MAX_CHARS: number;
+  /** The model's reasoning (`reasoning_content`, `<think>` blocks) is shown as Thought steps; default true. */
+  SHOW_REASONING?: boolean | undefined;
 }
 
 /** What the agent loop needs. */
@@ -120,6 +122,7 @@ export function createAgent(deps: AgentDeps): Agent {
         signal,
         emit,
         cacheKey: input.cacheKey,
+        showReasoning: settings.SHOW_REASONING ?? true,
       });
       addUsage(usage, spent);
       emit({ type: 'usage', step, usage: { ...spent } });

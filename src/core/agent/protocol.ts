@@ -19,6 +19,8 @@ export interface StepOptions {
   emit: AgentEventHandler;
   /** The conversation's prompt-cache key, passed on to the model. */
   cacheKey?: string | undefined;
+  /** SHOW_REASONING: the model's reasoning becomes Thought steps; false drops it. */
+  showReasoning: boolean;
 }
 
 /** One way of talking to the model: native function calling, or the ReAct text format. */

@@ -4,6 +4,7 @@ import type { Tool } from '../tools/define-tool.js';
 import { createAnswerStream } from './answer-stream.js';
 import type { Protocol } from './protocol.js';
 import { finalAnswerStart, parseReactOutput } from './react-parser.js';
+import { createReasoningSteps } from './reasoning-steps.js';
 
 /** The stop sequence that keeps the model from inventing its own observations. */
 export const OBSERVATION_STOP = '\nObservation:';
@@ -23,15 +24,18 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
     systemPrompt: (date) =>
       renderPrompt(system, { date, tools: toolList || '(none)', tool_names: toolNames }, 'system-react'),
 
-    async decide(messages, { step, last, signal, emit, cacheKey }) {
+    async decide(messages, { step, last, signal, emit, cacheKey, showReasoning }) {
       const stream = createAnswerStream(emit, finalAnswerStart);
+      const reasoning = createReasoningSteps(emit, step, showReasoning);
       const completion = await model.complete({
         messages,
         stop: [OBSERVATION_STOP],
         signal,
-        onTextDelta: stream.push,
+        onTextDelta: reasoning.before(stream.push),
+        onReasoningDelta: reasoning.push,
         ...(cacheKey ? { cacheKey } : {}),
       });
+      reasoning.flush();
       const usage = completion.usage;
       const cut = completion.finishReason === 'length';
       const parsed = parseReactOutput(completion.content, tools);

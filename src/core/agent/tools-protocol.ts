@@ -3,6 +3,7 @@ import { getPrompt, type PromptSet, renderPrompt } from '../prompts.js';
 import { type Tool, toToolSpec } from '../tools/define-tool.js';
 import { createAnswerStream } from './answer-stream.js';
 import type { Protocol } from './protocol.js';
+import { createReasoningSteps } from './reasoning-steps.js';
 
 /** Text held back before streaming it as the answer: a short thought before a tool call is not an answer. */
 const HOLD_CHARS = 160;
@@ -22,15 +23,18 @@ export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], pr
   return {
     systemPrompt: (date) => renderPrompt(system, { date, tool_names: toolNames }, 'system-tools'),
 
-    async decide(messages, { last, signal, emit, cacheKey }) {
+    async decide(messages, { step, last, signal, emit, cacheKey, showReasoning }) {
       const stream = createAnswerStream(emit, (text) => (last || text.length >= HOLD_CHARS ? 0 : -1));
+      const reasoning = createReasoningSteps(emit, step, showReasoning);
       const completion = await model.complete({
         messages,
         ...(specs.length ? { tools: specs, toolChoice: last ? 'none' : 'auto' } : {}),
         signal,
-        onTextDelta: stream.push,
+        onTextDelta: reasoning.before(stream.push),
+        onReasoningDelta: reasoning.push,
         ...(cacheKey ? { cacheKey } : {}),
       });
+      reasoning.flush();
       const content = completion.content.trim();
       const usage = completion.usage;
       const cut = completion.finishReason === 'length';

@@ -1,5 +1,6 @@
 import type { TokenUsage } from '../agent/events.js';
 import type { Logger } from '../logger.js';
+import type { FeedbackStore, FeedbackTotals } from '../ports/feedback-store.js';
 import {
   type BudgetRule,
   NO_USAGE,
@@ -39,6 +40,8 @@ export interface GovernanceSettings {
 export interface GovernorDeps {
   settings: GovernanceSettings;
   usage: UsageStore;
+  /** Where votes on answers are kept, for the admins' `/usage`; none counted without it. */
+  feedback?: FeedbackStore | undefined;
   /** Recorded with each run. */
   model: string;
   protocol: string;
@@ -55,6 +58,8 @@ export interface UsageReport {
   channel: { today: UsageTotals; month: UsageTotals };
   /** For admins: the top users and channels this month. */
   top?: { users: UsageTotals[]; channels: UsageTotals[] };
+  /** For admins: votes on answers this month. */
+  feedback?: FeedbackTotals;
   /** USD per million tokens, when configured. */
   prices: GovernanceSettings['prices'];
 }
@@ -192,11 +197,13 @@ export function createGovernor(deps: GovernorDeps): Governor {
         prices: settings.prices,
       };
       if (admin) {
-        const [users, channels] = await Promise.all([
+        const [users, channels, votes] = await Promise.all([
           usage.totals({ ...thisMonth, by: 'user', top: 10 }),
           usage.totals({ ...thisMonth, by: 'key', top: 10 }),
+          deps.feedback?.feedbackTotals(thisMonth),
         ]);
         report.top = { users, channels };
+        if (votes) report.feedback = votes;
       }
       return report;
     },

@@ -9,6 +9,7 @@ import { isAbortError, ModelError } from '../errors.js';
 import { createDeadline, type Deadline } from '../util/deadline.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import { createPauser } from '../util/pauser.js';
+import { createThinkSplitter, loneClose, splitThinking } from './think-splitter.js';
 import type { ChatMessage, ChatModel, Completion, CompletionRequest, ToolCall } from './types.js';
 
 /** Settings of the OpenAI-compatible client. */
@@ -61,10 +62,14 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
           .finally(call.dispose);
         const choice = response.choices[0];
         if (!choice) throw new ModelError('model_error', 'The model returned no choices.');
-        const content = choice.message.content ?? '';
+        const split = splitThinking(choice.message.content ?? '');
+        const reasoning = joinReasoning(reasoningOf(choice.message), split.reasoning);
+        if (reasoning) request.onReasoningDelta?.(reasoning);
+        const content = split.reply;
         if (content) request.onTextDelta?.(content);
         return {
           content,
+          ...(reasoning ? { reasoning } : {}),
           toolCalls: (choice.message.tool_calls ?? []).flatMap((c) =>
             c.type === 'function'
               ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }]
@@ -115,6 +120,22 @@ async function readStream(
     { signal: idle.signal },
   );
   let content = '';
+  let reasoning = '';
+  // Reasoning from the `reasoning_content` field and from `<think>` tags are kept as separate paragraphs.
+  let source: 'field' | 'tags' | undefined;
+  const addReasoning = (text: string, from: 'field' | 'tags') => {
+    const piece = source && source !== from ? `\n\n${text}` : text;
+    source = from;
+    reasoning += piece;
+    request.onReasoningDelta?.(piece);
+  };
+  const think = createThinkSplitter(
+    (text) => {
+      content += text;
+      request.onTextDelta?.(text);
+    },
+    (text) => addReasoning(text, 'tags'),
+  );
   let finishReason: string | null = null;
   let usage: ChatCompletionChunk['usage'];
   const calls: { id: string; name: string; arguments: string }[] = [];
@@ -129,10 +150,9 @@ async function readStream(
     if (!choice) continue;
     if (choice.finish_reason) finishReason = choice.finish_reason;
     const delta = choice.delta;
-    if (delta.content) {
-      content += delta.content;
-      request.onTextDelta?.(delta.content);
-    }
+    const reasoningDelta = reasoningOf(delta);
+    if (reasoningDelta) addReasoning(reasoningDelta, 'field');
+    if (delta.content) think.push(delta.content);
     for (const part of delta.tool_calls ?? []) {
       let slot = calls[part.index];
       if (!slot) {
@@ -146,10 +166,32 @@ async function readStream(
   }
   // A proxy's error page or a non-streaming server parses as zero events, not as an empty answer.
   if (chunks === 0) throw new ModelError('model_error', 'The model server sent a malformed response.');
+  think.end();
+  const split = loneClose(content, reasoning);
   const toolCalls: ToolCall[] = calls
     .filter((c) => c?.name)
     .map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
-  return { content, toolCalls, usage: toUsage(usage), finishReason };
+  return {
+    content: split.reply,
+    ...(split.reasoning ? { reasoning: split.reasoning } : {}),
+    toolCalls,
+    usage: toUsage(usage),
+    finishReason,
+  };
+}
+
+/** DeepSeek-style servers send reasoning as `reasoning_content`; vLLM and OpenRouter as `reasoning`. */
+function reasoningOf(part: object): string {
+  const fields = part as { reasoning_content?: unknown; reasoning?: unknown };
+  const text = fields.reasoning_content ?? fields.reasoning;
+  return typeof text === 'string' ? text : '';
+}
+
+function joinReasoning(...parts: string[]): string {
+  return parts
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {

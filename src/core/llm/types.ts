@@ -31,6 +31,8 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** Called with each piece of assistant text as it streams in. */
   onTextDelta?: (text: string) => void;
+  /** Called with each piece of the model's reasoning (`reasoning_content`, `<think>` blocks) as it streams in. */
+  onReasoningDelta?: (text: string) => void;
   maxTokens?: number;
   /** Groups requests that share a prompt prefix (a conversation), so the server routes them to the same cache. */
   cacheKey?: string;
@@ -40,7 +42,10 @@ export interface CompletionRequest {
 
 /** What the model answered. */
 export interface Completion {
+  /** The reply, without the model's reasoning. */
   content: string;
+  /** The model's reasoning, when it sent any: never part of the reply. */
+  reasoning?: string;
   toolCalls: ToolCall[];
   usage: TokenUsage;
   finishReason: string | null;

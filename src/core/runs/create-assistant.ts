@@ -5,6 +5,7 @@ import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
 import type { Logger } from '../logger.js';
 import type { ChannelMemory } from '../memory/types.js';
+import type { FeedbackStore } from '../ports/feedback-store.js';
 import type { RunObservation, RunObserver } from '../ports/run-observer.js';
 import type { ToolSource } from '../ports/tool-source.js';
 import type { UsageResult } from '../ports/usage-store.js';
@@ -38,6 +39,9 @@ export interface AssistantDeps {
   tools?: ToolSource | undefined;
   /** Per-channel settings; without it every channel runs with the defaults and `/settings` is unavailable. */
   settings?: SettingsService | undefined;
+  /** Where votes on answers are kept; without it they are only logged. */
+  feedback?: FeedbackStore | undefined;
+  now?: () => number;
 }
 
 /**
@@ -196,6 +200,14 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     async usage(asker, key) {
       if (!governor) throw new Error('usage is not recorded by this assistant');
       return governor.report(asker, key);
+    },
+    async feedback(entry) {
+      const at = deps.now?.() ?? Date.now();
+      if (!deps.feedback) {
+        logger?.info({ key: entry.key, run: entry.runId, vote: entry.vote }, 'feedback (not stored)');
+        return;
+      }
+      await deps.feedback.recordFeedback({ ...entry, at });
     },
     async memory(key, settingsKey) {
       const report = await memory.report(key);

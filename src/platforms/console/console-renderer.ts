@@ -43,6 +43,8 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
         return `${label('Action', 'yellow')} ${terminalSafe(formatAction(step.tool, step.input))}`;
       case 'observation':
         return `${label('Observation', step.ok ? 'blue' : 'red')} ${paint('dim', terminalSafe(formatObservation(step.text, OBSERVATION_CHARS)))}`;
+      case 'note':
+        return paint('dim', terminalSafe(step.text));
     }
   };
 

@@ -1,5 +1,6 @@
 import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
+import type { RunControl, RunRegistry } from '../shared/run-registry.js';
 import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
 import { type AnswerSurface, createDiscordRenderer } from './render.js';
 
@@ -13,13 +14,21 @@ export interface DiscordContext {
   maxMessages: number;
   /** Aborted when the adapter stops and its grace period is over: runs still in flight are cancelled. */
   signal: AbortSignal;
+  /** The runs going on, for their Stop buttons. */
+  runs: RunRegistry;
+  /** ADMIN_USERS: they may stop anyone's answer. */
+  adminUsers: readonly string[];
 }
 
-/** Runs one question through the assistant and renders it on `surface` (below `header`, if any); never throws. */
+/**
+ * Runs one question through the assistant as `run` and renders it on `surface` (below `header`, if any),
+ * its Stop button replaced by 👍 / 👎 at the end; never throws.
+ */
 export async function answer(
   request: Omit<AskRequest, 'signal'>,
   surface: AnswerSurface,
   ctx: DiscordContext,
+  run: RunControl,
   header?: string,
 ): Promise<void> {
   const logger = ctx.logger.child({ key: request.key });
@@ -32,13 +41,19 @@ export async function answer(
     maxMessages: ctx.maxMessages,
     logger,
     header,
+    runId: run.id,
   });
-  await askAndRender({
-    assistant: ctx.assistant,
-    request,
-    renderer,
-    signal: ctx.signal,
-    abortedBy: 'shutdown',
-    logger,
-  });
+  try {
+    await askAndRender({
+      assistant: ctx.assistant,
+      request,
+      renderer,
+      signal: run.signal,
+      abortedBy: 'shutdown',
+      stoppedBy: run.stoppedBy,
+      logger,
+    });
+  } finally {
+    run.end();
+  }
 }

@@ -1,9 +1,11 @@
 import { Client, Events, GatewayCloseCodes, GatewayIntentBits, Options, Partials } from 'discord.js';
 import { ConfigError } from '../../core/errors.js';
+import { createRunRegistry } from '../shared/run-registry.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import type { DiscordContext } from './answer.js';
 import { registerCommands } from './commands.js';
+import { handleButton } from './handle-button.js';
 import { handleCommand } from './handle-command.js';
 import { handleMessage } from './handle-message.js';
 import { NO_PINGS } from './limits.js';
@@ -32,6 +34,8 @@ export function createDiscordAdapter(
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
     maxMessages: config.ANSWER_MAX_MESSAGES,
     signal: work.signal,
+    runs: createRunRegistry(),
+    adminUsers: config.ADMIN_USERS,
   };
   let client: Client | undefined;
   const track = (what: string, handler: () => Promise<void>) => {
@@ -67,6 +71,7 @@ export function createDiscordAdapter(
       bot.on(Events.InteractionCreate, (interaction) => {
         if (interaction.isChatInputCommand())
           track('a Discord command', () => handleCommand(interaction, ctx));
+        else if (interaction.isButton()) track('a Discord button', () => handleButton(interaction, ctx));
       });
       bot.on(Events.Error, (err) => logger.error({ err }, 'Discord client error'));
       bot.on(Events.Warn, (message) => logger.warn(message));

@@ -8,6 +8,7 @@ import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
 import { interactionAsker } from './asker.js';
+import { stopRow } from './buttons.js';
 import { RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
 import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
 import { MESSAGE_LIMIT, NO_PINGS, threadName } from './limits.js';
@@ -39,12 +40,14 @@ export async function handleCommand(
       const author = displayName(interaction.member, interaction.user);
       // Nobody else sees the command's option, so the answer starts with the question, in small print.
       const header = `-# ${author} asked: ${threadName(question)}`;
-      await answer(
-        { key, settingsKey, author, text: question, asker },
-        interactionSurface(interaction, { threads }),
-        ctx,
-        header,
-      );
+      const run = ctx.runs.start(asker.userId, ctx.signal);
+      const surface = interactionSurface(interaction, { threads });
+      try {
+        await surface.edit(`${header}\n${WORDING.thinking}`, [stopRow(run.id)]);
+      } catch (err) {
+        ctx.logger.warn({ err }, 'could not show the Stop button');
+      }
+      await answer({ key, settingsKey, author, text: question, asker }, surface, ctx, run, header);
       return;
     }
     case 'reset':

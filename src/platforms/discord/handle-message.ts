@@ -2,6 +2,7 @@ import type { Message } from 'discord.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
 import { messageAsker } from './asker.js';
+import { stopRow } from './buttons.js';
 import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
 import { canThread, questionOf } from './intake.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
@@ -29,10 +30,16 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   } catch (err) {
     log.debug({ err }, 'could not show typing');
   }
+  const run = ctx.runs.start(asker.userId, ctx.signal);
   let reply: Message;
   try {
-    reply = await message.reply({ content: WORDING.thinking, allowedMentions: REPLY_PING });
+    reply = await message.reply({
+      content: WORDING.thinking,
+      allowedMentions: REPLY_PING,
+      components: [stopRow(run.id)],
+    });
   } catch (err) {
+    run.end();
     // Nowhere to show anything (no Send Messages permission, channel gone): the logs are all we have.
     log.warn({ err }, 'could not reply to a question; is the Send Messages permission missing?');
     return;
@@ -43,5 +50,6 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     { key, settingsKey, author, text: question, asker },
     replySurface(reply, { threads: canThread(message) }),
     ctx,
+    run,
   );
 }

@@ -3,9 +3,10 @@ import type { StepsPlacement } from '../../core/settings/channel-settings.js';
 import { createPacedEditor } from '../shared/create-paced-editor.js';
 import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
-import { outcomeText } from '../shared/run-view.js';
+import { outcomeText, type RunView } from '../shared/run-view.js';
 import { splitCapped, splitMessage } from '../shared/split-message.js';
 import { moreSteps, WORDING } from '../shared/wording.js';
+import { type ButtonRow, feedbackRow } from './buttons.js';
 import { MESSAGE_LIMIT, threadName } from './limits.js';
 import {
   createStepPoster,
@@ -17,8 +18,8 @@ import {
 
 /** Where one answer is shown: a reply message (or interaction response) and the places around it. */
 export interface AnswerSurface {
-  /** Replaces the answer message's text. */
-  edit(text: string): Promise<void>;
+  /** Replaces the answer message's text, and its buttons when `buttons` is given. */
+  edit(text: string, buttons?: ButtonRow[]): Promise<void>;
   /** Posts a further message after the answer: text past the first 2,000 characters. */
   followUp(text: string): Promise<void>;
   /** Posts a message that is edited later: the single steps message where there is no thread. */
@@ -41,6 +42,8 @@ export interface DiscordRendererOptions {
   logger: Logger;
   /** The channel's `steps` setting: a thread (default), one edited message, or not shown. */
   steps?: StepsPlacement | undefined;
+  /** The run the answer's buttons act on; without it the answer has no buttons. */
+  runId?: string | undefined;
 }
 
 /**
@@ -52,7 +55,19 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
   const { surface, intervalMs, logger } = options;
   const headed = (text: string) => (options.header ? `${options.header}\n${text}` : text);
   const warn = (what: string) => (err: unknown) => logger.warn({ err }, what);
-  const editor = createPacedEditor(surface.edit, intervalMs, warn('could not edit the streaming answer'));
+  // Buttons go out with the next edit of the answer (the paced editor only knows the text).
+  let buttons: ButtonRow[] | undefined;
+  const editAnswer = async (text: string) => {
+    const sent = buttons;
+    buttons = undefined;
+    try {
+      await surface.edit(text, sent);
+    } catch (err) {
+      buttons ??= sent;
+      throw err;
+    }
+  };
+  const editor = createPacedEditor(editAnswer, intervalMs, warn('could not edit the streaming answer'));
   let steps: StepSink | undefined;
 
   const openSteps = (): StepSink => {
@@ -98,14 +113,23 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
       const shown = outcomeText(view);
       let text = shown.kind === 'answer' ? shown.text : `⚠️ ${shown.text}`;
       if (shown.kind === 'answer' && shown.note) text += `\n-# ⚠️ ${shown.note}`;
-      await Promise.all([steps?.finish(), deliver(headed(text))]);
+      await Promise.all([steps?.finish(), deliver(headed(text), endButtons(view))]);
     },
   });
 
-  async function deliver(text: string): Promise<void> {
+  /** Stop gives way to 👍 / 👎 under an answer (or what a stop left of it), to nothing under a failure. */
+  function endButtons(view: RunView): ButtonRow[] | undefined {
+    if (!options.runId) return undefined;
+    return view.phase === 'final' || view.stoppedBy !== undefined ? [feedbackRow(options.runId)] : [];
+  }
+
+  async function deliver(text: string, endRows: ButtonRow[] | undefined): Promise<void> {
     const [first, ...rest] = splitCapped(text, MESSAGE_LIMIT, options.maxMessages);
+    buttons = endRows;
     try {
       await editor.finish(first);
+      // The final text was already on show, so the editor sent nothing: the buttons still must change.
+      if (buttons) await editAnswer(first!);
     } catch (err) {
       // discord.js already waited out 429s and retried 5xx; the answer still must not be lost.
       logger.warn({ err }, 'could not edit the final answer in; posting it instead');

@@ -29,6 +29,8 @@ export function formatStep(step: StepView): string {
       const note = shown.cut ? `\n-# ${cutNote(step.text.length)}` : '';
       return `**Observation${step.ok ? '' : ' (failed)'}:**\n${codeBlock(shown.text)}${note}`;
     }
+    case 'note':
+      return `-# ${step.text}`;
   }
 }
 

@@ -15,8 +15,12 @@ export function replySurface(reply: Message, options: { threads: boolean }): Ans
     return reply.channel.send({ content: text, allowedMentions: NO_PINGS });
   };
   return {
-    async edit(text) {
-      await reply.edit({ content: text, allowedMentions: REPLY_PING });
+    async edit(text, buttons) {
+      await reply.edit({
+        content: text,
+        allowedMentions: REPLY_PING,
+        ...(buttons ? { components: buttons } : {}),
+      });
     },
     async followUp(text) {
       await send(text);
@@ -48,8 +52,12 @@ export function interactionSurface(
 ): AnswerSurface {
   const { rest } = interaction.client;
   return {
-    async edit(text) {
-      await interaction.editReply({ content: text, allowedMentions: NO_PINGS });
+    async edit(text, buttons) {
+      await interaction.editReply({
+        content: text,
+        allowedMentions: NO_PINGS,
+        ...(buttons ? { components: buttons } : {}),
+      });
     },
     async followUp(text) {
       await interaction.followUp({ content: text, allowedMentions: NO_PINGS });

@@ -1,4 +1,5 @@
 import type { UsageReport } from '../../core/governance/governor.js';
+import type { FeedbackTotals } from '../../core/ports/feedback-store.js';
 import type { UsageTotals } from '../../core/ports/usage-store.js';
 
 const count = (n: number) => n.toLocaleString('en');
@@ -28,6 +29,12 @@ function top(title: string, rows: readonly UsageTotals[], prices: UsageReport['p
   return [`${title}:`, ...rows.map((row, i) => `  ${i + 1}. ${row.group}: ${line(row, prices)}`)];
 }
 
+/** Votes on answers in one line: `Feedback this month: 3 👍, 1 👎 (2 with a comment)`. */
+export function feedbackLine(title: string, votes: FeedbackTotals): string {
+  const comments = votes.comments > 0 ? ` (${count(votes.comments)} with a comment)` : '';
+  return `${title}: ${count(votes.up)} 👍, ${count(votes.down)} 👎${comments}`;
+}
+
 /** The `/usage` report as plain text: the asker's and the channel's usage, and the top lists for admins. */
 export function formatUsageReport(report: UsageReport): string {
   const { prices } = report;
@@ -43,5 +50,6 @@ export function formatUsageReport(report: UsageReport): string {
       ...top('Top channels this month', report.top.channels, prices),
     );
   }
+  if (report.feedback) lines.push(feedbackLine('Feedback this month', report.feedback));
   return lines.join('\n');
 }

@@ -1,7 +1,7 @@
 import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import type { StepsPlacement } from '../../core/settings/channel-settings.js';
-import { applyEvent, createRunView, endFromOutcome, type RunView } from './run-view.js';
+import { applyEvent, createRunView, endFromOutcome, markStopped, type RunView } from './run-view.js';
 import { WORDING } from './wording.js';
 
 /** How one platform shows a run: it is handed the shared view, and only ever renders that. */
@@ -24,6 +24,8 @@ export interface AskAndRenderOptions {
    * the `asker` (Ctrl+C in the terminal; the run ends as cancelled).
    */
   abortedBy: 'shutdown' | 'asker';
+  /** Who pressed Stop (a name), once someone did; such a run ends as stopped rather than cancelled. */
+  stoppedBy?: (() => string | undefined) | undefined;
   logger: Logger;
 }
 
@@ -50,7 +52,10 @@ export async function askAndRender(options: AskAndRenderOptions): Promise<RunVie
     // The assistant promises not to throw; if it does, the asker still gets an ending.
     logger.error({ err }, 'assistant.ask threw');
   }
-  if (signal.aborted && options.abortedBy === 'shutdown' && view.phase !== 'final') {
+  const stopper = options.stoppedBy?.();
+  if (stopper !== undefined && view.phase !== 'final') {
+    markStopped(view, stopper);
+  } else if (signal.aborted && options.abortedBy === 'shutdown' && view.phase !== 'final') {
     view.phase = 'cancelled';
     view.error = { code: 'cancelled', message: WORDING.restarted };
   }

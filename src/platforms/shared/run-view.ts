@@ -1,7 +1,7 @@
 import type { AgentEvent, AnswerCut, TokenUsage } from '../../core/agent/events.js';
 import type { AskOutcome } from '../../core/assistant.js';
 import type { ErrorCode } from '../../core/errors.js';
-import { WORDING } from './wording.js';
+import { stoppedBy, WORDING } from './wording.js';
 
 /** Where a run stands: waiting for the model, writing its answer, or ended one of three ways. */
 export type RunPhase = 'thinking' | 'streaming' | 'final' | 'failed' | 'cancelled';
@@ -10,7 +10,9 @@ export type RunPhase = 'thinking' | 'streaming' | 'final' | 'failed' | 'cancelle
 export type StepView =
   | { kind: 'thought'; step: number; text: string }
   | { kind: 'action'; step: number; tool: string; input: unknown }
-  | { kind: 'observation'; step: number; tool: string; text: string; ok: boolean };
+  | { kind: 'observation'; step: number; tool: string; text: string; ok: boolean }
+  /** Something that happened to the run itself, e.g. who stopped it. */
+  | { kind: 'note'; text: string };
 
 /** Everything a renderer shows of one run; every platform renders this and nothing else. */
 export interface RunView {
@@ -27,6 +29,8 @@ export interface RunView {
   truncated?: AnswerCut | undefined;
   /** Notes for under the answer, e.g. that it could not be remembered. */
   notices?: string[];
+  /** Who pressed Stop, when someone did: the run ended keeping what it had written. */
+  stoppedBy?: string;
 }
 
 /** True once the run has ended and nothing more will change. */
@@ -128,8 +132,20 @@ export type Outcome =
   /** Why there is no answer. */
   | { kind: 'problem'; text: string };
 
+/** Ends a run someone stopped: what was written stays, the steps say who stopped it. */
+export function markStopped(view: RunView, by: string): void {
+  view.phase = 'cancelled';
+  view.error = { code: 'cancelled', message: WORDING.cancelled };
+  view.stoppedBy = by;
+  view.steps.push({ kind: 'note', text: stoppedBy(by) });
+}
+
 /** What an ended run shows where its answer goes: the answer, or the reason it has none. */
 export function outcomeText(view: RunView): Outcome {
+  if (view.stoppedBy !== undefined) {
+    const written = view.answer.trimEnd();
+    return { kind: 'answer', text: written.trim() ? `${written}\n\n${WORDING.stopped}` : WORDING.stopped };
+  }
   if (view.phase !== 'final') return { kind: 'problem', text: view.error?.message ?? WORDING.failed };
   const text = view.answer.trim() ? view.answer : WORDING.emptyAnswer;
   const cut =

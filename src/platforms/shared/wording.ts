@@ -29,9 +29,24 @@ export const WORDING = {
   maxCharsCut: 'This answer was longer than the bot’s limit, so it was cut here.',
   /** A command failed; the cause is in the logs. */
   commandFailed: 'That did not work; the details are in the bot’s logs.',
+  /** Ends an answer someone stopped, after what it had written. */
+  stopped: '(stopped)',
+  /** The Stop button's label. */
+  stopButton: 'Stop',
+  /** Someone other than the asker (or an admin) pressed Stop. */
+  onlyAskerCanStop: 'Only the asker can stop this.',
+  /** A button pressed on an answer that has ended (or is from before a restart). */
+  answerFinished: 'This answer is finished.',
+  /** After a 👍 or 👎. */
+  feedbackThanks: 'Thanks for the feedback!',
   /** The bot could not post its answer in the channel. */
   notInChannel: 'I could not post in this channel: add me to it first (`/invite`), then ask again.',
 } as const;
+
+/** The note in the steps of a stopped run. */
+export function stoppedBy(name: string): string {
+  return `Stopped by ${name}.`;
+}
 
 /** The line in place of the steps past STEPS_SHOWN_MAX. */
 export function moreSteps(count: number): string {

@@ -1,5 +1,6 @@
 import { App, type Context, HTTPReceiver, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { ConfigError } from '../../core/errors.js';
+import { createRunRegistry } from '../shared/run-registry.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { createBoltLogger } from './bolt-logger.js';
@@ -7,6 +8,7 @@ import { registerCommands } from './commands.js';
 import { createDeduper } from './event-dedupe.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
 import { createMountedReceiver } from './mounted-receiver.js';
+import { registerRunButtons } from './run-buttons.js';
 import { explainStartError } from './start-errors.js';
 import { createUserDirectory } from './user-names.js';
 
@@ -84,9 +86,12 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     await work.track(next());
   });
 
+  const users = createUserDirectory(logger);
+  const runs = createRunRegistry();
   const intakeDeps: IntakeDeps = {
     assistant,
-    users: createUserDirectory(logger),
+    users,
+    runs,
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
     maxMessages: config.ANSWER_MAX_MESSAGES,
     logger,
@@ -107,6 +112,7 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     intake.message(event as IncomingMessage, delivery(body, context), client);
   });
   registerCommands(app, config, intakeDeps);
+  registerRunButtons(app, { assistant, runs, users, adminUsers: config.ADMIN_USERS, work, logger });
   // One bad event must never take the process down: Bolt routes listener errors here.
   app.error(async (err) => {
     logger.error({ err }, 'a Slack event failed');

@@ -25,6 +25,8 @@ export function formatStep(step: StepView): string {
           .join('\n')}`,
       );
     }
+    case 'note':
+      return clampToSection(`_${plainToMrkdwn(step.text)}_`);
   }
 }
 

@@ -9,6 +9,7 @@ import { formatStep } from './format-steps.js';
 import { buildMessage, markdownToMessages, type SlackMessage } from './limits.js';
 import { createLiveMessage, postMessage, type SlackPlace } from './live-message.js';
 import { plainToMrkdwn } from './mrkdwn.js';
+import { feedbackBlock, stopBlock } from './run-blocks.js';
 import { createStepReplies, createStepsMessage, type Steps } from './steps-layout.js';
 
 /**
@@ -37,6 +38,8 @@ export interface SlackRendererOptions {
    * beside the answer, `off` not shown.
    */
   steps?: StepsPlacement | undefined;
+  /** The run the answer's buttons act on: Stop while it is written, 👍 / 👎 once it is; none without it. */
+  runId?: string | undefined;
 }
 
 /** Renders the run view in Slack messages. */
@@ -50,11 +53,13 @@ const THINKING = `_${WORDING.thinking}_`;
 type AnswerView =
   | { kind: 'thinking' }
   | { kind: 'stream'; markdown: string }
-  | { kind: 'done'; message: SlackMessage };
+  | { kind: 'done'; message: SlackMessage; feedback: boolean };
 
 /** Posts the "thinking" placeholder at once, streams the answer into it, and lays out the steps per `layout`. */
 export function createSlackRenderer(options: SlackRendererOptions): SlackRenderer {
-  const { client, place, logger, context } = options;
+  const { client, place, logger, context, runId } = options;
+  const withStop = (message: SlackMessage): SlackMessage =>
+    runId ? { ...message, blocks: [...message.blocks, stopBlock(runId)] } : message;
   const warn = (what: string) => (err: unknown) => logger.warn({ err, channel: place.channel }, what);
 
   const answer = createLiveMessage<AnswerView>({
@@ -65,14 +70,16 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
     render: (view) => {
       switch (view.kind) {
         case 'thinking':
-          return buildMessage([THINKING], context);
+          return withStop(buildMessage([THINKING], context));
         case 'stream': {
           const [first, ...more] = markdownToMessages(view.markdown, context);
           // Only the first message is streamed; the rest is posted once the answer is complete.
-          return more.length > 0 ? withEllipsis(first!) : first!;
+          return withStop(more.length > 0 ? withEllipsis(first!) : first!);
         }
         case 'done':
-          return view.message;
+          return runId && view.feedback
+            ? { ...view.message, blocks: [...view.message.blocks, feedbackBlock(runId)] }
+            : view.message;
       }
     },
   });
@@ -112,7 +119,8 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
             )
           : [buildMessage([`:warning: ${plainToMrkdwn(shown.text)}`], context)];
       try {
-        await answer.finish({ kind: 'done', message: messages[0]! });
+        const feedback = view.phase === 'final' || view.stoppedBy !== undefined;
+        await answer.finish({ kind: 'done', message: messages[0]!, feedback });
       } catch (err) {
         warn('could not post the answer')(err);
       }

@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
+import type { RunRegistry } from '../shared/run-registry.js';
 import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
 import type { SlackAsker } from './asker.js';
 import type { SlackPlace } from './live-message.js';
@@ -30,6 +31,8 @@ export interface RunDeps {
   /** ANSWER_MAX_MESSAGES. */
   maxMessages: number;
   logger: Logger;
+  /** The runs going on, for their Stop buttons. */
+  runs: RunRegistry;
 }
 
 /**
@@ -45,6 +48,7 @@ export async function runQuestion(
 ): Promise<boolean> {
   const logger = deps.logger.child({ key: question.key });
   const settingsKey = question.settingsKey ?? question.key;
+  const run = deps.runs.start(question.userId, shutdown);
   const renderer = createSlackRenderer({
     client,
     place: question.place,
@@ -54,16 +58,22 @@ export async function runQuestion(
     maxMessages: deps.maxMessages,
     logger,
     context: question.context,
+    runId: run.id,
   });
   // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
   const author = question.asker.user().then((user) => user.name);
-  await askAndRender({
-    assistant: deps.assistant,
-    request: { key: question.key, settingsKey, author, text: question.text, asker: question.asker.asker },
-    renderer,
-    signal: shutdown,
-    abortedBy: 'shutdown',
-    logger,
-  });
+  try {
+    await askAndRender({
+      assistant: deps.assistant,
+      request: { key: question.key, settingsKey, author, text: question.text, asker: question.asker.asker },
+      renderer,
+      signal: run.signal,
+      abortedBy: 'shutdown',
+      stoppedBy: run.stoppedBy,
+      logger,
+    });
+  } finally {
+    run.end();
+  }
   return renderer.delivered();
 }

@@ -34,6 +34,8 @@ export function webStep(step: StepView): WebStep {
       return { kind: 'action', text: formatAction(step.tool, step.input), ok: true };
     case 'observation':
       return { kind: 'observation', text: formatObservation(step.text, OBSERVATION_CHARS), ok: step.ok };
+    case 'note':
+      return { kind: 'note', text: step.text, ok: true };
   }
 }
 

@@ -47,6 +47,7 @@ function scripted(events: AgentEvent[], outcome: unknown, onAsk?: (signal?: Abor
       throw new Error('not used');
     },
     reset: async () => {},
+    feedback: async () => {},
     memory: async () => ({ summary: null, turns: 0, tokens: 0, summarizedTurns: 0 }),
     health: () => undefined,
     inFlight: () => 0,

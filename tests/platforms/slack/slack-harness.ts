@@ -4,6 +4,7 @@ import { createSlackAdapter, type SlackAdapter } from '../../../src/platforms/sl
 import { createHttpServer } from '../../../src/server/http-server.js';
 import type { FakeOpenAI, FakeOpenAIOptions } from '../../fakes/openai-server.js';
 import {
+  blockActions,
   eventCallback,
   type FakeSlack,
   type FakeSlackMessage,
@@ -50,6 +51,17 @@ export interface SlackHarness {
   deliver(body: Json, options?: { retryNum?: number }): Promise<Delivered>;
   /** Delivers a slash command, resolving with Slack's view of the ack. */
   command(command: string, text: string, options?: { channel?: string; user?: string }): Promise<Delivered>;
+  /**
+   * Presses a button of one of the bot's messages as `user` (block_actions, signed or over the socket);
+   * resolves once acked. Private replies land in `slack.responses`.
+   */
+  press(
+    message: FakeSlackMessage,
+    action: { type: string; action_id: string; value?: string },
+    user?: string,
+  ): Promise<Delivered>;
+  /** Delivers any interactive payload (e.g. a `view_submission`) as Slack would in this mode. */
+  interact(payload: Json): Promise<Delivered>;
   /** Waits until every event delivered so far has been handled and its answer posted. */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -110,6 +122,15 @@ export async function startSlackHarness(
     const eventsUrl = () => `http://127.0.0.1:${port}/slack/events`;
     const testCore = core;
     let closed = false;
+    const interact = async (payload: Json): Promise<Delivered> => {
+      if (mode === 'socket') return { status: 200, ack: await slack.socket.send('interactive', payload) };
+      const res = await sendSigned(
+        eventsUrl(),
+        { form: { payload: JSON.stringify(payload) } },
+        { signingSecret: SIGNING_SECRET },
+      );
+      return { status: res.status, ack: parse(res.body) };
+    };
 
     return {
       mode,
@@ -154,6 +175,9 @@ export async function startSlackHarness(
         const res = await sendSigned(eventsUrl(), { form: fields }, { signingSecret: SIGNING_SECRET });
         return { status: res.status, ack: parse(res.body) };
       },
+      press: (message, action, user = ALICE) =>
+        interact(blockActions(message, action, { user, responseUrl: slack.responseUrl() })),
+      interact,
       settle: () => adapter.idle(),
       async close() {
         if (closed) return;

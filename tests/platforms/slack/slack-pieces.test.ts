@@ -82,4 +82,8 @@ describe('slack-app-manifest.yml', () => {
       expect(manifest).toMatch(new RegExp(`^\\s+- ${scope}(\\s|$)`, 'm'));
     }
   });
+
+  it('enables interactivity, without which Slack never reports a press on Stop or 👍 / 👎', () => {
+    expect(manifest).toMatch(/^ {2}interactivity:\n(?:\s+#.*\n)*\s+is_enabled: true$/m);
+  });
 });

@@ -91,5 +91,7 @@ export class WebUser {
 /** The steps of a run as one text, labelled as the page labels them. */
 export function stepsText(run: WebRun): string {
   const label = { thought: 'Thought', action: 'Action', observation: 'Observation' } as const;
-  return run.steps.map((s) => (s.kind === 'more' ? s.text : `${label[s.kind]}: ${s.text}`)).join('\n');
+  return run.steps
+    .map((s) => (s.kind === 'more' || s.kind === 'note' ? s.text : `${label[s.kind]}: ${s.text}`))
+    .join('\n');
 }

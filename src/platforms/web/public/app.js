@@ -86,8 +86,8 @@ function showAnswer(item, phase, text, note = '', problem = '') {
 
 function stepItem(step) {
   const item = element('li', `step ${step.kind}${step.ok ? '' : ' failed'}`);
-  // The line standing for the steps past the display limit has no label of its own.
-  if (step.kind === 'more') {
+  // The line standing for the steps past the display limit, and notes, have no label of their own.
+  if (step.kind === 'more' || step.kind === 'note') {
     item.append(element('span', 'text', step.text));
     return item;
   }
