@@ -1,6 +1,7 @@
 import { type AgentSettings, createAgent } from './agent/create-agent.js';
 import type { Assistant } from './assistant.js';
 import { createGovernor, type GovernanceSettings } from './governance/governor.js';
+import type { InputSettings } from './input/types.js';
 import { createOpenAIChatModel, type OpenAIChatModelOptions } from './llm/openai-chat-model.js';
 import type { Logger } from './logger.js';
 import { createChannelMemory } from './memory/channel-memory.js';
@@ -33,6 +34,8 @@ export interface CoreOptions {
   /** Tools beyond the built-in ones, e.g. from MCP servers; they may come and go while the bot runs. */
   toolSources?: readonly ToolSource[] | undefined;
   memory: MemoryBudget;
+  /** Budgets of thread context and attachments, and whether the model sees images; defaults when unset. */
+  input?: InputSettings | undefined;
   runs: RunQueueLimits;
   /** Folder of the prompt templates. */
   promptsDir: string;
@@ -91,7 +94,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         .summarized(key, spent, summaryModel)
         .catch((err: unknown) => logger.error({ key, err }, 'could not record a summary’s usage')),
   });
-  const assistant = createAssistant({ agent, memory, limits: options.runs, governor, logger, tools });
+  const assistant = createAssistant({
+    agent,
+    memory,
+    limits: options.runs,
+    governor,
+    logger,
+    tools,
+    input: options.input,
+  });
   return {
     assistant,
     close: () => assistant.close(),

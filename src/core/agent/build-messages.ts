@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../llm/types.js';
+import type { ChatMessage, ContentPart } from '../llm/types.js';
 import type { ConversationContext } from '../memory/types.js';
 import { escapeHeaderLines, speakerName } from './speaker.js';
 
@@ -12,12 +12,22 @@ export function formatSummaryMessage(summary: string): string {
   return `Summary of the earlier conversation:\n${summary}`;
 }
 
-/** System prompt, running summary, recent turns verbatim, then the new message. */
+/** What comes with the new message: thread context and files as text before it, and images. */
+export interface MessageExtras {
+  preface?: string | undefined;
+  images?: readonly ContentPart[] | undefined;
+}
+
+/**
+ * System prompt, running summary, recent turns verbatim, then the new message (after its thread context
+ * and files, so that everything before it stays the same prefix from one question to the next).
+ */
 export function buildMessages(
   system: string,
   context: ConversationContext,
   author: string,
   message: string,
+  extras: MessageExtras = {},
 ): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: system }];
   if (context.summary) {
@@ -27,6 +37,11 @@ export function buildMessages(
     messages.push({ role: 'user', content: formatUserMessage(turn.author, turn.question) });
     messages.push({ role: 'assistant', content: turn.answer });
   }
-  messages.push({ role: 'user', content: formatUserMessage(author, message) });
+  const question = formatUserMessage(author, message);
+  const text = extras.preface ? `${extras.preface}\n\n${question}` : question;
+  messages.push({
+    role: 'user',
+    content: extras.images?.length ? [{ type: 'text', text }, ...extras.images] : text,
+  });
   return messages;
 }

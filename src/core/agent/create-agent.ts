@@ -84,7 +84,10 @@ export function createAgent(deps: AgentDeps): Agent {
   async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
     // One run keeps the tools it started with; a tool withdrawn meanwhile fails its call instead.
     const { protocol, toolsByName, system } = forThisRun();
-    const messages: ChatMessage[] = buildMessages(system, input.context, input.author, input.message);
+    const messages: ChatMessage[] = buildMessages(system, input.context, input.author, input.message, {
+      preface: input.preface,
+      images: input.images,
+    });
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
     let reminded = false;
 

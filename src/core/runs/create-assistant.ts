@@ -2,7 +2,10 @@ import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import { rememberedAnswer } from '../agent/notes.js';
 import type { Agent } from '../agent/types.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
+import { ContextUnavailableError } from '../errors.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
+import { type InputParts, prepareInput, rememberedQuestion } from '../input/prepare-input.js';
+import { DEFAULT_INPUT_SETTINGS, type InputSettings } from '../input/types.js';
 import type { Logger } from '../logger.js';
 import type { ChannelMemory } from '../memory/types.js';
 import type { RunObservation, RunObserver } from '../ports/run-observer.js';
@@ -31,6 +34,8 @@ export interface AssistantDeps {
   logger?: Logger | undefined;
   /** What `/tools` reports; none when unset. */
   tools?: ToolSource | undefined;
+  /** Budgets of thread context and attachments, and whether the model sees images. */
+  input?: InputSettings | undefined;
 }
 
 /**
@@ -75,10 +80,19 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       logger?.error({ key, err }, 'could not load channel memory');
       return failed(onEvent, 'storage', 'Could not read this channel’s memory; try again shortly.');
     }
+    const prepared = prepareInput(await readInput(request, logger), deps.input ?? DEFAULT_INPUT_SETTINGS);
     let result: RunResult;
     try {
       result = await agent.run(
-        { message: text, author, context, signal, cacheKey: promptCacheKey(key) },
+        {
+          message: text,
+          author,
+          context,
+          preface: prepared.preface,
+          images: prepared.images,
+          signal,
+          cacheKey: promptCacheKey(key),
+        },
         onEvent,
       );
     } catch (err) {
@@ -89,11 +103,12 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     if (result.status !== 'answered') return result;
     // Cancelled as the answer came in: the asker walked away, so the turn is not remembered.
     if (signal?.aborted) return { status: 'cancelled' };
+    for (const note of prepared.notes) onEvent({ type: 'notice', code: 'input', message: note });
     if ((epochs.get(key) ?? 0) !== epoch) return result; // reset while answering: delivered, not remembered
     try {
       await memory.record(key, {
         author,
-        question: text,
+        question: rememberedQuestion(text, prepared),
         answer: rememberedAnswer(result.text, result.truncated),
       });
       if (writeFailure) logger?.info({ key }, 'memory writes work again');
@@ -189,6 +204,26 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       await memory.idle();
     },
   };
+}
+
+/** The request's context and files, awaited; a thread that could not be read becomes a note, never a failure. */
+async function readInput(request: AskRequest, logger: Logger | undefined): Promise<InputParts> {
+  const parts: InputParts = {};
+  try {
+    parts.context = await request.context;
+  } catch (err) {
+    if (!(err instanceof ContextUnavailableError))
+      logger?.warn({ key: request.key, err }, 'could not read the thread');
+    parts.unreadable =
+      err instanceof ContextUnavailableError ? err.message : 'I could not read the earlier messages here.';
+  }
+  try {
+    parts.attachments = await request.attachments;
+  } catch (err) {
+    logger?.warn({ key: request.key, err }, 'could not read the attachments');
+    parts.unreadable = [parts.unreadable, 'I could not read the attached files.'].filter(Boolean).join(' ');
+  }
+  return parts;
 }
 
 function busy(onEvent: AgentEventHandler, message: string): AskOutcome {
