@@ -27,6 +27,13 @@ export const WORDING = {
   maxCharsCut: 'This answer was longer than the bot’s limit, so it was cut here.',
   /** A command failed; the cause is in the logs. */
   commandFailed: 'That did not work; the details are in the bot’s logs.',
+  /** Said once per conversation when the bot lacks the permission to read a thread's earlier messages. */
+  threadUnreadable:
+    'I could not read the earlier messages here (the bot lacks the permission), so I answered from this message alone.',
+  /** Reading a thread's earlier messages failed for another reason. */
+  threadReadFailed: 'I could not read the earlier messages here, so I answered from this message alone.',
+  /** The question of a mention that brings files and no text. */
+  filesOnly: 'Please look at the attached file.',
   /** The bot could not post its answer in the channel. */
   notInChannel: 'I could not post in this channel: add me to it first (`/invite`), then ask again.',
 } as const;

@@ -8,6 +8,7 @@ import { createDeduper } from './event-dedupe.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
 import { createMountedReceiver } from './mounted-receiver.js';
 import { explainStartError } from './start-errors.js';
+import { createThreadReader } from './thread-history.js';
 import { createUserDirectory } from './user-names.js';
 
 /** The Slack adapter; `idle` serves tests. */
@@ -84,20 +85,24 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     await work.track(next());
   });
 
+  const users = createUserDirectory(logger);
   const intakeDeps: IntakeDeps = {
     assistant,
-    users: createUserDirectory(logger),
+    users,
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
     maxMessages: config.ANSWER_MAX_MESSAGES,
     logger,
     work,
     dedupe: createDeduper(),
+    threads: createThreadReader({ users, maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
+    attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
   };
   const intake = createIntake(intakeDeps);
   const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
     eventId: body.event_id,
     teamId: context.teamId ?? body.team_id ?? 'unknown',
     botUserId: context.botUserId,
+    botId: context.botId,
     retryNum: context.retryNum,
   });
   app.event('app_mention', async ({ event, body, context, client }) => {

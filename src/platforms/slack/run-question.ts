@@ -1,5 +1,5 @@
 import type { webApi } from '@slack/bolt';
-import type { Assistant } from '../../core/assistant.js';
+import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import { askAndRender } from '../shared/run-renderer.js';
 import type { SlackAsker } from './asker.js';
@@ -18,6 +18,12 @@ export interface Question {
   context?: string | undefined;
   /** Who asks, for access lists, limits and usage records, and their looked-up name. */
   asker: SlackAsker;
+  /** The thread's earlier messages (read in the channel's turn). */
+  thread?: AskRequest['context'];
+  /** The files attached to the question. */
+  attachments?: AskRequest['attachments'];
+  /** Told the answer message's ts once the run answered. */
+  onAnswered?: ((ts: string) => void) | undefined;
 }
 
 /** What running a question needs. */
@@ -53,13 +59,22 @@ export async function runQuestion(
   });
   // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
   const author = question.asker.user().then((user) => user.name);
-  await askAndRender({
+  const view = await askAndRender({
     assistant: deps.assistant,
-    request: { key: question.key, author, text: question.text, asker: question.asker.asker },
+    request: {
+      key: question.key,
+      author,
+      text: question.text,
+      asker: question.asker.asker,
+      context: question.thread,
+      attachments: question.attachments,
+    },
     renderer,
     signal: shutdown,
     abortedBy: 'shutdown',
     logger,
   });
-  return renderer.delivered();
+  const ts = await renderer.answerTs();
+  if (ts && view.phase === 'final') question.onAnswered?.(ts);
+  return ts !== undefined;
 }
