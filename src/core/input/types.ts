@@ -41,3 +41,6 @@ export const DEFAULT_INPUT_SETTINGS: InputSettings = {
   ATTACHMENT_MAX_TOKENS: 8000,
   LLM_VISION: false,
 };
+
+/** How the bot's own earlier answers are named in the context it reads. */
+export const OWN_SPEAKER = 'you (the assistant)';

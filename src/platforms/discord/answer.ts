@@ -1,6 +1,8 @@
 import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import { askAndRender } from '../shared/run-renderer.js';
+import type { RunView } from '../shared/run-view.js';
+import type { MessageHistory } from './message-history.js';
 import { type AnswerSurface, createDiscordRenderer } from './render.js';
 
 /** What the message and command handlers share. */
@@ -13,15 +15,22 @@ export interface DiscordContext {
   maxMessages: number;
   /** Aborted when the adapter stops and its grace period is over: runs still in flight are cancelled. */
   signal: AbortSignal;
+  /** Reads the thread and reply chain a question follows. */
+  history: MessageHistory;
+  /** ATTACHMENT_MAX_BYTES. */
+  attachmentMaxBytes: number;
 }
 
-/** Runs one question through the assistant and renders it on `surface` (below `header`, if any); never throws. */
+/**
+ * Runs one question through the assistant and renders it on `surface` (below `header`, if any); never
+ * throws. Resolves to the ended run view.
+ */
 export async function answer(
   request: Omit<AskRequest, 'signal'>,
   surface: AnswerSurface,
   ctx: DiscordContext,
   header?: string,
-): Promise<void> {
+): Promise<RunView> {
   const logger = ctx.logger.child({ key: request.key });
   const renderer = createDiscordRenderer({
     surface,
@@ -31,7 +40,7 @@ export async function answer(
     logger,
     header,
   });
-  await askAndRender({
+  return askAndRender({
     assistant: ctx.assistant,
     request,
     renderer,

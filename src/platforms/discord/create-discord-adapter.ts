@@ -7,6 +7,7 @@ import { registerCommands } from './commands.js';
 import { handleCommand } from './handle-command.js';
 import { handleMessage } from './handle-message.js';
 import { NO_PINGS } from './limits.js';
+import { createMessageHistory } from './message-history.js';
 
 /** The Discord adapter; `idle()` lets tests wait for the messages being handled. */
 export interface DiscordAdapter extends PlatformAdapter {
@@ -32,6 +33,8 @@ export function createDiscordAdapter(
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
     maxMessages: config.ANSWER_MAX_MESSAGES,
     signal: work.signal,
+    history: createMessageHistory({ maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
+    attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
   };
   let client: Client | undefined;
   const track = (what: string, handler: () => Promise<void>) => {

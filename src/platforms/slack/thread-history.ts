@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { ContextUnavailableError } from '../../core/errors.js';
-import type { ContextMessage } from '../../core/input/types.js';
+import { type ContextMessage, OWN_SPEAKER } from '../../core/input/types.js';
 import type { Logger } from '../../core/logger.js';
 import { createFirstTime } from '../shared/first-time.js';
 import { WORDING } from '../shared/wording.js';
@@ -8,8 +8,6 @@ import { questionFromSlack } from './slack-text.js';
 import { isStepsMessage } from './step-mark.js';
 import type { UserDirectory } from './user-names.js';
 
-/** How the bot's own answers are named in the context it reads. */
-export const OWN_NAME = 'you (the assistant)';
 /** Errors that mean the bot may not read this thread; said once per conversation. */
 const NOT_ALLOWED = new Set([
   'missing_scope',
@@ -94,7 +92,7 @@ export function createThreadReader(deps: {
   ): Promise<ContextMessage> {
     const own = isOwn(m, q);
     const author = own
-      ? OWN_NAME
+      ? OWN_SPEAKER
       : m.user && !m.bot_id
         ? (await deps.users(client, m.user)).name
         : (m.username ?? m.bot_profile?.name ?? 'a bot');
