@@ -64,6 +64,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     settings: options.agent,
     logger,
     redact: options.redact,
+    vision: options.input?.LLM_VISION,
   });
   const summarizer = createSummarizer({
     // Summaries are read by no one as they stream, so they are fetched whole.

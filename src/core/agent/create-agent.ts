@@ -19,6 +19,9 @@ import type { Agent, RunInput } from './types.js';
 /** The longest question accepted; longer ones get a clear message instead of a huge prompt. */
 export const MAX_MESSAGE_CHARS = 16_000;
 
+/** Introduces the images tool calls returned, sent to vision models after the observations. */
+const TOOL_IMAGES = 'The images returned by the tool calls above:';
+
 /** Settings of the loop, named as in the configuration. */
 export interface AgentSettings {
   /** `tools`: the model's native tool calls; `react`: Thought/Action/Observation text. */
@@ -48,6 +51,8 @@ export interface AgentDeps {
   now?: () => Date;
   /** What bounds the loop; default `[maxSteps(AGENT_MAX_STEPS)]`. */
   stopConditions?: readonly StopCondition[];
+  /** The model sees images (LLM_VISION): those tools return are shown to it after their observations. */
+  vision?: boolean | undefined;
 }
 
 /** Creates the ReAct agent for the configured protocol. */
@@ -156,6 +161,10 @@ export function createAgent(deps: AgentDeps): Agent {
               emit({ type: 'observation', step, callId: call.id, tool: call.tool, text: o.text, ok: o.ok }),
           );
           messages.push(decision.record, ...protocol.observationMessages(decision.calls, observations));
+          const images = observations.flatMap((o) => o.images ?? []);
+          if (deps.vision && images.length > 0) {
+            messages.push({ role: 'user', content: [{ type: 'text', text: TOOL_IMAGES }, ...images] });
+          }
           continue;
         }
       }
