@@ -48,15 +48,25 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
     // The bot's answers are replies; its last one here, and everything before it, is in its memory.
     const lastAnswer = earlier.findLastIndex((m) => m.author.id === botId && m.type === MessageType.Reply);
     // Its other messages there are steps or the rest of a long answer.
-    return earlier.slice(lastAnswer + 1).filter((m) => m.author.id !== botId);
+    const unseen = earlier.slice(lastAnswer + 1).filter((m) => m.author.id !== botId);
+    if (after || lastAnswer >= 0) return unseen;
+    // A first read also takes the message the thread was started from (e.g. the bot's answer whose
+    // reasoning thread this is), which lives in the parent channel.
+    const starter = await channel.fetchStarterMessage({ force: true }).catch(() => null);
+    return starter && BigInt(starter.id) < BigInt(message.id) ? [starter, ...unseen] : unseen;
   }
 
   async function replyChain(message: Message): Promise<Message[]> {
     const chain: Message[] = [];
     let current = message;
     while (current.reference?.messageId && chain.length < maxMessages) {
+      const { channelId, messageId } = current.reference;
+      const channel =
+        channelId === current.channelId ? current.channel : current.client.channels.cache.get(channelId);
+      if (!channel?.isTextBased()) break;
       try {
-        current = await current.fetchReference();
+        // Fetched, not taken from the cache, which may hold an answer as it was before its edits.
+        current = await channel.messages.fetch({ message: messageId, force: true });
       } catch (err) {
         if (err instanceof DiscordAPIError && Number(err.code) === UNKNOWN_MESSAGE) break; // deleted
         throw err;

@@ -80,6 +80,26 @@ describe('Discord: thread context, reply chains and attachments', () => {
     expect(reads.at(-1)!.query).toContain(`after=${reply.id}`);
   });
 
+  it('in the reasoning thread of its own answer, reads that answer but not its steps', async () => {
+    await start();
+    bed.model.script(...CALCULATOR_RUN, { content: 'Yes.' });
+    const first = await bed.say('what is 6 * 7?');
+    const reply = bed.replyTo(first);
+    // The reasoning thread was started from the reply, so it shares the reply's id.
+    expect(
+      bed.discord
+        .messages(reply.id)
+        .map((m) => m.content)
+        .join('\n'),
+    ).toContain('Thought');
+    await bed.say('are you sure?', { channelId: reply.id, author: bob });
+
+    const text = questionText(bed);
+    expect(text).toMatch(/\[you \(the assistant\) · [^\]]+\] It is 42\./);
+    expect(text).not.toContain('Thought');
+    expect(text).not.toContain('calculator');
+  });
+
   it('follows the reply chain of a mention outside threads', async () => {
     await start();
     const channelId = bed.discord.channelId;
