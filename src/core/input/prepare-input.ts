@@ -22,9 +22,14 @@ export interface PreparedInput {
 export interface InputParts {
   context?: readonly ContextMessage[] | undefined;
   attachments?: readonly Attachment[] | undefined;
-  /** Why the thread could not be read, for the asker and the model. */
+  /** Why the thread could not be read, for the asker. */
   unreadable?: string | undefined;
+  /** Files came with the question but could not be read at all. */
+  filesUnreadable?: boolean | undefined;
 }
+
+/** Under an answer to a question whose files could not be read at all. */
+export const FILES_UNREADABLE_NOTE = 'I could not read the attached files.';
 
 /** Formats thread context and attachments within the budgets of `settings`. */
 export function prepareInput(parts: InputParts, settings: InputSettings): PreparedInput {
@@ -33,7 +38,7 @@ export function prepareInput(parts: InputParts, settings: InputSettings): Prepar
   const images: PreparedInput['images'] = [];
   if (parts.unreadable) {
     notes.push(parts.unreadable);
-    sections.push(`(Note: ${parts.unreadable})`);
+    sections.push('(The earlier messages of this conversation could not be read; only this one is shown.)');
   }
   const context = formatContext(parts.context ?? [], settings.CONTEXT_MAX_TOKENS);
   if (context) sections.push(context);
@@ -60,6 +65,10 @@ export function prepareInput(parts: InputParts, settings: InputSettings): Prepar
     }
   }
   if (unseen) notes.push(NO_VISION_NOTE);
+  if (parts.filesUnreadable) {
+    notes.push(FILES_UNREADABLE_NOTE);
+    sections.push('(Files were attached to this message but could not be read.)');
+  }
   return {
     preface: sections.length > 0 ? sections.join('\n\n') : undefined,
     images,

@@ -221,7 +221,7 @@ async function readInput(request: AskRequest, logger: Logger | undefined): Promi
     parts.attachments = await request.attachments;
   } catch (err) {
     logger?.warn({ key: request.key, err }, 'could not read the attachments');
-    parts.unreadable = [parts.unreadable, 'I could not read the attached files.'].filter(Boolean).join(' ');
+    parts.filesUnreadable = true;
   }
   return parts;
 }

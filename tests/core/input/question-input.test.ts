@@ -69,6 +69,6 @@ describe('what comes with a question: thread context and files', () => {
     );
     expect(outcome).toMatchObject({ status: 'answered', text: 'Answered.' });
     expect(events).toContainEqual({ type: 'notice', code: 'input', message: 'I could not read the thread.' });
-    expect(lastMessage(t)).toContain('(Note: I could not read the thread.)');
+    expect(lastMessage(t)).toContain('earlier messages of this conversation could not be read');
   });
 });

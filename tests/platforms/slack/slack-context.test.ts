@@ -118,7 +118,7 @@ describe('slack: thread context and attachments', () => {
     const [answer] = replies(h, CHANNEL, parent);
     expect(visibleText(answer!)).toContain('An answer from the question alone.');
     expect(visibleText(answer!)).toContain('I could not read the earlier messages here');
-    expect(questionText(h)).toContain('could not read the earlier messages');
+    expect(questionText(h)).toContain('earlier messages of this conversation could not be read');
 
     await ask(h, mention('and again', { threadTs: parent }));
     const second = replies(h, CHANNEL, parent).find((m) => visibleText(m).includes('Another.'));
