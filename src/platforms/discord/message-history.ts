@@ -35,12 +35,14 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
   async function threadMessages(message: Message, key: string): Promise<Message[]> {
     const channel = message.channel;
     if (!channel.isThread()) return [];
-    const after = lastAnswers.get(key);
-    const fetched = await channel.messages.fetch(
-      after
-        ? { after, limit: PAGE_LIMIT, cache: false }
-        : { before: message.id, limit: Math.min(PAGE_LIMIT, maxMessages), cache: false },
-    );
+    let after = lastAnswers.get(key);
+    const newest = { before: message.id, limit: Math.min(PAGE_LIMIT, maxMessages), cache: false };
+    let fetched = await channel.messages.fetch(after ? { after, limit: PAGE_LIMIT, cache: false } : newest);
+    // More since the last answer than one page holds: `after` gave the oldest of them; take the newest.
+    if (after && fetched.size >= PAGE_LIMIT) {
+      after = undefined;
+      fetched = await channel.messages.fetch(newest);
+    }
     const botId = message.client.user.id;
     const earlier = [...fetched.values()]
       .filter((m) => BigInt(m.id) < BigInt(message.id))
