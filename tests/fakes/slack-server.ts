@@ -373,6 +373,14 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       history.push(stored);
       return stored;
     },
+    /** Answers `conversations.replies` as Slack does for an app without the history scopes (or `error`). */
+    denyHistory(error: 'missing_scope' | 'not_in_channel' = 'missing_scope') {
+      overrides.push(({ method }) =>
+        method === 'conversations.replies'
+          ? { ok: false, error, needed: 'channels:history,groups:history,im:history,mpim:history' }
+          : undefined,
+      );
+    },
     /** A file to attach to a message event: the object events carry, served at its `url_private_download`. */
     addFile(name: string, mimetype: string, content: Buffer | string): Json {
       const id = `F${String(files.size + 1).padStart(6, '0')}`;

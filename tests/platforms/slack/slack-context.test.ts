@@ -107,11 +107,7 @@ describe('slack: thread context and attachments', () => {
 
   it('still answers without the history scope, and says so once', async () => {
     await start();
-    h.slack.override(({ method }) =>
-      method === 'conversations.replies'
-        ? { ok: false, error: 'missing_scope', needed: 'channels:history', provided: 'chat:write' }
-        : undefined,
-    );
+    h.slack.denyHistory();
     const parent = fiveMessageThread();
     h.model.script({ content: 'An answer from the question alone.' }, { content: 'Another.' });
     await ask(h, mention('summarise this', { threadTs: parent }));
