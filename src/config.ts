@@ -74,6 +74,7 @@ const schema = z.object({
     .default('auto')
     .transform((v) => (v === 'auto' ? v : ['true', '1', 'yes', 'on'].includes(v))),
   SUMMARY_MODEL: optionalText,
+  LLM_VISION: bool(false),
 
   // Agent
   AGENT_PROTOCOL: z.enum(['tools', 'react']).default('tools'),
@@ -102,6 +103,12 @@ const schema = z.object({
   DEFAULT_TIMEZONE: optionalText,
   MCP_CONFIG: optionalText,
   MCP_CONNECT_TIMEOUT_MS: int(10_000),
+
+  // What the bot reads besides the question
+  CONTEXT_MAX_MESSAGES: z.coerce.number().int().min(0).max(1000).default(50),
+  CONTEXT_MAX_TOKENS: int(3000),
+  ATTACHMENT_MAX_BYTES: int(1_000_000),
+  ATTACHMENT_MAX_TOKENS: int(8000),
 
   // Memory and runs
   DATABASE_URL: z.string().default('sqlite:./data/thinkthread.db'),

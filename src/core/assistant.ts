@@ -1,6 +1,7 @@
 import type { AgentEventHandler, RunResult } from './agent/events.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
+import type { Attachment, ContextMessage } from './input/types.js';
 import type { ConversationContext } from './memory/types.js';
 import type { FeedbackEntry } from './ports/feedback-store.js';
 import type { ToolGroup } from './ports/tool-source.js';
@@ -16,6 +17,14 @@ export interface AskRequest {
    */
   author: string | PromiseLike<string>;
   text: string;
+  /**
+   * Earlier messages of the thread or reply chain, oldest first: shown to the model, never remembered. A
+   * promise is awaited in the channel's turn; one rejected with a ContextUnavailableError says why under
+   * the answer.
+   */
+  context?: readonly ContextMessage[] | PromiseLike<readonly ContextMessage[]> | undefined;
+  /** Files attached to the question (awaited in the channel's turn); memory keeps only their description. */
+  attachments?: readonly Attachment[] | PromiseLike<readonly Attachment[]> | undefined;
   signal?: AbortSignal;
   /** Who asks, for access lists, limits and the usage record; without it none of them apply. */
   asker?: Asker | undefined;

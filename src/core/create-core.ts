@@ -1,6 +1,7 @@
 import { type AgentSettings, createAgent } from './agent/create-agent.js';
 import type { Assistant } from './assistant.js';
 import { createGovernor, type GovernanceSettings } from './governance/governor.js';
+import type { InputSettings } from './input/types.js';
 import { createOpenAIChatModel, type OpenAIChatModelOptions } from './llm/openai-chat-model.js';
 import type { Logger } from './logger.js';
 import { createChannelMemory } from './memory/channel-memory.js';
@@ -38,6 +39,8 @@ export interface CoreOptions {
   /** Tools beyond the built-in ones, e.g. from MCP servers; they may come and go while the bot runs. */
   toolSources?: readonly ToolSource[] | undefined;
   memory: MemoryBudget;
+  /** Budgets of thread context and attachments, and whether the model sees images; defaults when unset. */
+  input?: InputSettings | undefined;
   runs: RunQueueLimits;
   /** Folder of the prompt templates. */
   promptsDir: string;
@@ -70,6 +73,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     settings: options.agent,
     logger,
     redact: options.redact,
+    vision: options.input?.LLM_VISION,
   });
   const summarizer = createSummarizer({
     // Summaries are read by no one as they stream, so they are fetched whole.
@@ -117,6 +121,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     tools,
     settings,
     feedback: options.feedback,
+    input: options.input,
   });
   return {
     assistant,

@@ -71,3 +71,10 @@ export function isAbortError(err: unknown): boolean {
     (err.name === 'AbortError' || err.name === 'APIUserAbortError' || err.name === 'TimeoutError')
   );
 }
+
+/** The thread a question was asked in could not be read (e.g. a missing permission); the message is for the asker. */
+export class ContextUnavailableError extends ThinkthreadError {
+  constructor(message: string, cause?: unknown) {
+    super('service_error', message, { cause });
+  }
+}

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolImage } from '../core/tools/define-tool.js';
 
 type Content = CallToolResult['content'][number];
 
@@ -13,6 +14,18 @@ export function formatToolResult(result: CallToolResult): string {
     parts.push(JSON.stringify(result.structuredContent));
   }
   return parts.join('\n') || '(no output)';
+}
+
+/** Media types of images a vision model takes. */
+const VISION_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** The images of an MCP tool result that a vision model can be shown (the Observation describes them all). */
+export function toolResultImages(result: CallToolResult): ToolImage[] {
+  return (result.content ?? []).flatMap((item) =>
+    item.type === 'image' && VISION_TYPES.has(item.mimeType)
+      ? [{ type: 'image' as const, mediaType: item.mimeType, data: item.data }]
+      : [],
+  );
 }
 
 function describe(item: Content): string {

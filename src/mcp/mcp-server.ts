@@ -5,7 +5,7 @@ import type { Logger } from '../core/logger.js';
 import type { ToolSourceState } from '../core/ports/tool-source.js';
 import type { Tool } from '../core/tools/define-tool.js';
 import type { McpServerConfig } from './config/mcp-config.js';
-import { formatToolResult } from './format-result.js';
+import { formatToolResult, toolResultImages } from './format-result.js';
 import { type McpCall, toCoreTool } from './mcp-tool.js';
 import { messageOf, openClient } from './open-client.js';
 
@@ -100,9 +100,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       }
       throw new ToolError(options.redact(err.message));
     }
-    const text = formatToolResult(result as Parameters<typeof formatToolResult>[0]);
+    const content = result as Parameters<typeof formatToolResult>[0];
+    const text = formatToolResult(content);
     if (result.isError) throw new ToolError(text);
-    return text;
+    return { text, images: toolResultImages(content) };
   };
 
   async function listTools(client: Client, signal: AbortSignal): Promise<Tool[]> {

@@ -1,12 +1,16 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Tool, ToolContext } from '../core/tools/define-tool.js';
+import type { Tool, ToolContext, ToolOutput } from '../core/tools/define-tool.js';
 
 /** Longest tool name the model APIs take. */
 const MAX_NAME = 64;
 
 /** Calls one tool of a server by its name there; throws ToolError for anything the model should read. */
-export type McpCall = (tool: string, args: Record<string, unknown>, context: ToolContext) => Promise<string>;
+export type McpCall = (
+  tool: string,
+  args: Record<string, unknown>,
+  context: ToolContext,
+) => Promise<ToolOutput>;
 
 /** The model-facing name of a server's tool: `<server>__<tool>`, in the characters the model APIs accept. */
 export function mcpToolName(server: string, tool: string): string {
@@ -26,6 +30,7 @@ export function toCoreTool(server: string, info: McpToolInfo, call: McpCall): To
     description,
     schema: z.record(z.string(), z.unknown()),
     parameters,
-    execute: (input, context) => call(info.name, input, context),
+    execute: async (input, context) => (await call(info.name, input, context)).text,
+    executeWithImages: (input, context) => call(info.name, input, context),
   };
 }

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 
@@ -10,6 +10,8 @@ export interface DiscordCall {
   method: string;
   /** Path after `/api/v10`, percent-decoded (e.g. `/webhooks/APP/TOKEN/messages/@original`). */
   path: string;
+  /** The query string, e.g. `?before=1&limit=50` (empty when none). */
+  query: string;
   body: Json;
   status: number;
   at: number;
@@ -42,6 +44,16 @@ export interface FakeResponse {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+}
+
+/** A file attached to a message, served by the fake's own CDN route, and how each download of it went. */
+export interface FakeDownload {
+  attachmentId: string;
+  /** Bytes handed to the socket before the download ended. */
+  bytesSent: number;
+  /** The client hung up before the whole file was sent. */
+  aborted: boolean;
+  done: boolean;
 }
 
 /** Selects calls by method and path. */
@@ -107,6 +119,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const calls: DiscordCall[] = [];
   const overrides: { match: CallMatcher; response: FakeResponse; times: number }[] = [];
   const waiters = new Set<() => void>();
+  const files = new Map<string, { contentType: string; content: Buffer }>();
+  const downloads: FakeDownload[] = [];
+  let baseUrl = '';
   const sockets = new Set<WebSocket>();
   let seq = 0;
   let wsUrl = '';
@@ -157,7 +172,22 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     permissions: roles.includes(roleIds.manager) ? MANAGER_PERMISSIONS : ALL_PERMISSIONS,
   });
 
-  type Handler = (params: string[], body: Json) => [number, unknown?];
+  /** A channel's messages as Discord lists them: newest first, within `before`/`after`, at most `limit`. */
+  const listMessages = (channelId: string, query: URLSearchParams): [number, unknown] => {
+    const limit = Number(query.get('limit') ?? 50);
+    const before = query.get('before');
+    const after = query.get('after');
+    const inChannel = [...messages.values()]
+      .filter((m) => m.channel_id === channelId)
+      .filter((m) => !before || BigInt(m.id) < BigInt(before))
+      .filter((m) => !after || BigInt(m.id) > BigInt(after))
+      .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? 1 : -1));
+    // With `after`, Discord returns the messages right after it (still newest first).
+    const page = after ? inChannel.slice(-limit) : inChannel.slice(0, limit);
+    return [200, page];
+  };
+
+  type Handler = (params: string[], body: Json, query: URLSearchParams) => [number, unknown?];
   /** The REST routes the bot uses; ids are captured as params. */
   const routes: [string, RegExp, Handler][] = [
     [
@@ -197,6 +227,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       },
     ],
     ['PATCH', /^\/channels\/\d+\/messages\/(\d+)$/, ([id], body) => edit(messages.get(id!), body)],
+    ['GET', /^\/channels\/(\d+)\/messages$/, ([channelId], _, query) => listMessages(channelId!, query)],
     ['GET', /^\/channels\/\d+\/messages\/(\d+)$/, ([id]) => fetch(messages.get(id!))],
     [
       'POST',
@@ -253,7 +284,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const byWebhook = (token: string, id: string) =>
     messages.get(id === '@original' ? (interactions.get(token)?.original ?? '') : id);
 
-  const handle = (method: string, path: string, body: Json): [number, unknown?, Record<string, string>?] => {
+  const handle = (
+    method: string,
+    path: string,
+    body: Json,
+    query: URLSearchParams,
+  ): [number, unknown?, Record<string, string>?] => {
     const override = overrides.find((o) => o.times > 0 && o.match({ method, path }));
     if (override) {
       override.times--;
@@ -270,7 +306,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     for (const [verb, pattern, handler] of routes) {
       const match = verb === method ? pattern.exec(path) : null;
       if (!match) continue;
-      const [status, payload] = handler(match.slice(1), body);
+      const [status, payload] = handler(match.slice(1), body, query);
       return [status, payload, limit];
     }
     return [404, { message: `the fake Discord has no route ${method} ${path}`, code: 0 }];
@@ -297,18 +333,43 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     };
   };
 
+  /** Streams an attachment in chunks, as a CDN does, noting how far each download got. */
+  const serveFile = (id: string, res: ServerResponse) => {
+    const file = files.get(id);
+    const download: FakeDownload = { attachmentId: id, bytesSent: 0, aborted: false, done: false };
+    downloads.push(download);
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.content.length) });
+    res.on('close', () => {
+      download.aborted = !download.done;
+      for (const wake of waiters) wake();
+    });
+    const pump = () => {
+      while (download.bytesSent < file.content.length && !res.destroyed) {
+        const chunk = file.content.subarray(download.bytesSent, download.bytesSent + 64 * 1024);
+        download.bytesSent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (res.destroyed) return;
+      download.done = true;
+      res.end();
+    };
+    pump();
+  };
+
   const server = createServer((req, res) => {
+    const cdn = /^\/attachments\/\d+\/(\d+)\//.exec(req.url ?? '');
+    if (cdn) return serveFile(cdn[1]!, res);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const method = req.method ?? 'GET';
-      const path = decodeURIComponent(
-        new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/api\/v\d+/, ''),
-      );
+      const url = new URL(req.url ?? '/', 'http://x');
+      const path = decodeURIComponent(url.pathname.replace(/^\/api\/v\d+/, ''));
       const raw = Buffer.concat(chunks).toString('utf8');
       const body = raw ? JSON.parse(raw) : {};
-      const [status, payload, headers = {}] = handle(method, path, body);
-      calls.push({ method, path, body, status, at: Date.now() });
+      const [status, payload, headers = {}] = handle(method, path, body, url.searchParams);
+      calls.push({ method, path, query: url.search, body, status, at: Date.now() });
       for (const wake of waiters) wake();
       if (payload === undefined) res.writeHead(status, headers).end();
       else
@@ -360,6 +421,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   wsUrl = `ws://127.0.0.1:${port}/gateway`;
+  baseUrl = `http://127.0.0.1:${port}`;
 
   return {
     /** The REST base to give discord.js (`rest.api`), i.e. DISCORD_API_URL. */
@@ -373,6 +435,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     channelId: general.id as string,
     /** Every REST call, in arrival order. */
     calls,
+    /** Every attachment download from the fake's CDN, in order. */
+    downloads,
     /** The messages of a channel, oldest first, as they look now. */
     messages: (channelId: string) => [...messages.values()].filter((m) => m.channel_id === channelId),
     /** An interaction's original response, by interaction token. */
@@ -409,12 +473,40 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       nick?: string;
       /** Role IDs the author has in the guild (see `roleIds`). */
       roles?: readonly string[];
+      /** The message this one replies to (Discord's message_reference). */
+      replyTo?: FakeMessage;
+      /** Files attached, served by the fake's own CDN URL. */
+      attachments?: { filename: string; contentType?: string; content: Buffer | string }[];
+      /** Stores the message (for history) without dispatching it to the bot. */
+      silent?: boolean;
     }) {
-      const { channelId, author, content, mentions = [] } = options;
+      const { channelId, author, content, mentions = [], replyTo } = options;
       const guild = channels.get(channelId)?.guild_id;
-      const message = store(channelId, author, { content, mentions });
+      const attachments = (options.attachments ?? []).map((file) => {
+        const id = snowflake();
+        const bytes = typeof file.content === 'string' ? Buffer.from(file.content) : file.content;
+        const contentType = file.contentType ?? 'application/octet-stream';
+        files.set(id, { contentType, content: bytes });
+        const url = `${baseUrl}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
+        return {
+          id,
+          filename: file.filename,
+          size: bytes.length,
+          url,
+          proxy_url: url,
+          ...(file.contentType ? { content_type: file.contentType } : {}),
+        };
+      });
+      const reference = replyTo
+        ? {
+            type: 19,
+            message_reference: { message_id: replyTo.id, channel_id: replyTo.channel_id, guild_id: guild },
+            referenced_message: replyTo,
+          }
+        : {};
+      const message = store(channelId, author, { content, mentions, attachments, ...reference });
       if (guild) message.member = member(author, options.nick, options.roles);
-      dispatchMessage(message);
+      if (!options.silent) dispatchMessage(message);
       return message;
     },
     /**

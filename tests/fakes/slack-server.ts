@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, request } from 'node:http';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 
@@ -30,6 +30,31 @@ export interface FakeSlackMessage {
   blocks: Json[] | undefined;
   /** Every version, first post included. */
   versions: { text: string; blocks: Json[] | undefined; at: number }[];
+  /** Message metadata the bot attached (e.g. marking its steps messages). */
+  metadata?: Json;
+}
+
+/** A message someone else wrote (see `addMessage`), which `conversations.replies` returns. */
+export interface FakeSlackHistoryMessage {
+  type: 'message';
+  channel: string;
+  user: string;
+  text: string;
+  ts: string;
+  thread_ts?: string;
+  files?: Json[];
+}
+
+/** A file the fake serves at its `url_private_download`, and how each download of it went. */
+export interface FakeSlackDownload {
+  fileId: string;
+  /** The request carried the bot token. */
+  authorized: boolean;
+  /** Bytes handed to the socket before the download ended. */
+  bytesSent: number;
+  /** The client hung up before the whole file was sent. */
+  aborted: boolean;
+  done: boolean;
 }
 
 /** A message posted to a slash command's `response_url` (what `respond()` sends). */
@@ -66,6 +91,8 @@ export interface FakeSlackOptions {
   botId?: string;
   /** Users `users.info` knows; any other id answers `user_not_found`. */
   users?: Record<string, FakeSlackUser>;
+  /** The bot token file downloads must carry; without it they get Slack's sign-in page (HTML). */
+  botToken?: string;
 }
 
 /** A local Slack: the Web API under `/api/`, `response_url`s under `/response/`, Socket Mode at `/socket`. */
@@ -87,6 +114,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const ephemerals: Json[] = [];
   const responses: FakeResponse[] = [];
   const overrides: ApiOverride[] = [];
+  const history: FakeSlackHistoryMessage[] = [];
+  const files = new Map<string, { name: string; mimetype: string; content: Buffer }>();
+  const downloads: FakeSlackDownload[] = [];
   const watchers = new Set<() => void>();
   const notify = () => {
     for (const watcher of watchers) watcher();
@@ -109,6 +139,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
         if (reply instanceof HttpReply) ({ status, headers, body } = reply);
         else body = reply;
         calls.push({ method, token: bearer(req), args, status, reply: body, at: performance.now() });
+      } else if (path.startsWith('/files/')) {
+        serveFile(path.split('/')[2] ?? '', req, res);
+        return;
       } else if (path.startsWith('/response/')) {
         responses.push({ id: path.slice('/response/'.length), body: parseArgs(req, raw) });
         body = { ok: true };
@@ -161,6 +194,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
           text: args.text ?? '',
           blocks: args.blocks,
           versions: [{ text: args.text ?? '', blocks: args.blocks, at: performance.now() }],
+          ...(args.metadata ? { metadata: args.metadata } : {}),
         };
         messages.push(message);
         return {
@@ -178,12 +212,79 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
         message.versions.push({ text: message.text, blocks: message.blocks, at: performance.now() });
         return { ok: true, channel: args.channel, ts: args.ts, text: message.text };
       }
+      case 'conversations.replies':
+        return replies(args);
       case 'chat.postEphemeral':
         ephemerals.push(args);
         return { ok: true, message_ts: nextTs() };
       default:
         return { ok: true };
     }
+  }
+
+  /** A thread's messages (the bot's and everyone's), parent first, within `oldest`/`latest`, paged by `limit`. */
+  function replies(args: Json): Json {
+    const bot = messages.map((m) => ({
+      type: 'message',
+      channel: m.channel,
+      user: botUserId,
+      bot_id: botId,
+      text: m.text,
+      ts: m.ts,
+      ...(m.threadTs ? { thread_ts: m.threadTs } : {}),
+      ...(m.metadata && args.include_all_metadata ? { metadata: m.metadata } : {}),
+    }));
+    const inclusive = args.inclusive === 'true' || args.inclusive === true;
+    const inThread = [...history, ...bot]
+      .filter((m) => m.channel === args.channel && (m.ts === args.ts || m.thread_ts === args.ts))
+      .sort((a, b) => Number(a.ts) - Number(b.ts));
+    if (inThread.length === 0) return { ok: false, error: 'thread_not_found' };
+    const within = inThread.filter(
+      (m) =>
+        m.ts === args.ts ||
+        ((!args.oldest || (inclusive ? m.ts >= args.oldest : m.ts > args.oldest)) &&
+          (!args.latest || (inclusive ? m.ts <= args.latest : m.ts < args.latest))),
+    );
+    const start = Number(args.cursor ?? 0);
+    const limit = Number(args.limit ?? 1000);
+    const page = within.slice(start, start + limit).map(({ channel: _, ...m }) => m);
+    const next = start + limit < within.length ? String(start + limit) : '';
+    return { ok: true, messages: page, has_more: next !== '', response_metadata: { next_cursor: next } };
+  }
+
+  /** Streams a file in chunks, as Slack's file servers do, noting how far each download got. */
+  function serveFile(id: string, req: IncomingMessage, res: ServerResponse): void {
+    const file = files.get(id);
+    const authorized = !options.botToken || bearer(req) === options.botToken;
+    const download: FakeSlackDownload = { fileId: id, authorized, bytesSent: 0, aborted: false, done: false };
+    downloads.push(download);
+    if (!file) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (!authorized) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html>Sign in to Slack</html>');
+      download.done = true;
+      notify();
+      return;
+    }
+    res.writeHead(200, { 'content-type': file.mimetype, 'content-length': String(file.content.length) });
+    const CHUNK = 64 * 1024;
+    res.on('close', () => {
+      download.aborted = !download.done;
+      notify();
+    });
+    const pump = () => {
+      while (download.bytesSent < file.content.length && !res.destroyed) {
+        const chunk = file.content.subarray(download.bytesSent, download.bytesSent + CHUNK);
+        download.bytesSent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (res.destroyed) return;
+      download.done = true;
+      res.end();
+    };
+    pump();
   }
 
   // Socket Mode: one JSON envelope per event; the client acks with the same envelope_id.
@@ -251,6 +352,51 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     responses,
     /** A fresh `response_url` for a slash command; what is posted to it lands in `responses`. */
     responseUrl: (id: string = randomUUID()) => `${url}/response/${id}`,
+    /** Messages people wrote, as `addMessage` stored them. */
+    history,
+    /** Every file download, in order. */
+    downloads,
+    /**
+     * Stores a message someone wrote (a reply in `threadTs` when given), for `conversations.replies`;
+     * deliver its event separately when the bot should see it.
+     */
+    addMessage(message: { channel: string; user: string; text: string; threadTs?: string; files?: Json[] }) {
+      const stored: FakeSlackHistoryMessage = {
+        type: 'message',
+        channel: message.channel,
+        user: message.user,
+        text: message.text,
+        ts: nextTs(),
+        ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
+        ...(message.files ? { files: message.files } : {}),
+      };
+      history.push(stored);
+      return stored;
+    },
+    /** Answers `conversations.replies` as Slack does for an app without the history scopes (or `error`). */
+    denyHistory(error: 'missing_scope' | 'not_in_channel' = 'missing_scope') {
+      overrides.push(({ method }) =>
+        method === 'conversations.replies'
+          ? { ok: false, error, needed: 'channels:history,groups:history,im:history,mpim:history' }
+          : undefined,
+      );
+    },
+    /** A file to attach to a message event: the object events carry, served at its `url_private_download`. */
+    addFile(name: string, mimetype: string, content: Buffer | string): Json {
+      const id = `F${String(files.size + 1).padStart(6, '0')}`;
+      const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+      files.set(id, { name, mimetype, content: bytes });
+      return {
+        id,
+        name,
+        title: name,
+        mimetype,
+        filetype: name.split('.').pop(),
+        size: bytes.length,
+        url_private: `${url}/files/${id}/${encodeURIComponent(name)}`,
+        url_private_download: `${url}/files/${id}/download/${encodeURIComponent(name)}`,
+      };
+    },
     /** Adds a user `users.info` knows. */
     addUser: (id: string, user: FakeSlackUser) => users.set(id, user),
     /** Overrides answers (e.g. `chat.postMessage` → `{ ok: false, error: 'not_in_channel' }`, or a 429). */

@@ -102,6 +102,28 @@ describe('MCP tools over stdio, tools protocol', () => {
     expect(observations[0]?.text).toBe(
       'Here it is.\n[image: image/png, 68 bytes]\n[resource link: cat.png <file:///pictures/cat.png> (image/png, 2.0 KiB)]',
     );
+    // Without LLM_VISION, the model is not sent the image itself.
+    expect(JSON.stringify(test.fake.requests[1]!.body.messages)).not.toContain('image_url');
+  });
+
+  it('passes the images a tool returns on to a vision model (LLM_VISION=true)', async () => {
+    test = await startTestCore(
+      { ...SLOW, LLM_VISION: 'true', MCP_CONFIG: writeMcpJson(dir, { test: stdioTestServer() }) },
+      {},
+      FAST_RETRY,
+    );
+    test.fake.script({ toolCalls: [{ name: 'test__picture', arguments: {} }] }, { content: 'A red dot.' });
+    const { outcome } = await askWithEvents(test.core.assistant, 'show me');
+    expect(outcome).toMatchObject({ status: 'answered', text: 'A red dot.' });
+    const messages = test.fake.requests[1]!.body.messages;
+    expect(messages.at(-2)?.role).toBe('tool');
+    expect(messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'The images returned by the tool calls above:' },
+        { type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/png;base64,iVBOR/) } },
+      ],
+    });
   });
 
   it('offers only the tools mcp.json lists', async () => {

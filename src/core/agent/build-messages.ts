@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../llm/types.js';
+import type { ChatMessage, ContentPart } from '../llm/types.js';
 import type { ConversationContext } from '../memory/types.js';
 import { escapeHeaderLines, speakerName } from './speaker.js';
 
@@ -17,19 +17,30 @@ export function formatChannelInstructions(instructions: string): string {
   return `Instructions for this channel, set by its admins:\n${instructions}`;
 }
 
+/** What comes beside the conversation: the channel's instructions, the new message's thread context and files, its images. */
+export interface MessageExtras {
+  instructions?: string | undefined;
+  preface?: string | undefined;
+  images?: readonly ContentPart[] | undefined;
+}
+
 /**
- * System prompt, the channel's instructions, running summary, recent turns verbatim, then the new message.
- * The instructions come right after the system prompt, so both stay one stable, cacheable prefix.
+ * System prompt, the channel's instructions, running summary, recent turns verbatim, then the new message
+ * (after its thread context and files). The instructions come right after the system prompt and the
+ * per-question input after the history, so everything before the new message stays one stable, cacheable
+ * prefix from one question to the next.
  */
 export function buildMessages(
   system: string,
   context: ConversationContext,
   author: string,
   message: string,
-  instructions?: string,
+  extras: MessageExtras = {},
 ): ChatMessage[] {
   const messages: ChatMessage[] = [{ role: 'system', content: system }];
-  if (instructions) messages.push({ role: 'system', content: formatChannelInstructions(instructions) });
+  if (extras.instructions) {
+    messages.push({ role: 'system', content: formatChannelInstructions(extras.instructions) });
+  }
   if (context.summary) {
     messages.push({ role: 'system', content: formatSummaryMessage(context.summary) });
   }
@@ -37,6 +48,11 @@ export function buildMessages(
     messages.push({ role: 'user', content: formatUserMessage(turn.author, turn.question) });
     messages.push({ role: 'assistant', content: turn.answer });
   }
-  messages.push({ role: 'user', content: formatUserMessage(author, message) });
+  const question = formatUserMessage(author, message);
+  const text = extras.preface ? `${extras.preface}\n\n${question}` : question;
+  messages.push({
+    role: 'user',
+    content: extras.images?.length ? [{ type: 'text', text }, ...extras.images] : text,
+  });
   return messages;
 }

@@ -20,6 +20,9 @@ import type { Agent, RunInput, RunProfile } from './types.js';
 /** The longest question accepted; longer ones get a clear message instead of a huge prompt. */
 export const MAX_MESSAGE_CHARS = 16_000;
 
+/** Introduces the images tool calls returned, sent to vision models after the observations. */
+const TOOL_IMAGES = 'The images returned by the tool calls above:';
+
 /** Settings of the loop, named as in the configuration. */
 export interface AgentSettings {
   /** `tools`: the model's native tool calls; `react`: Thought/Action/Observation text. */
@@ -51,6 +54,8 @@ export interface AgentDeps {
   now?: () => Date;
   /** What bounds the loop; default `[maxSteps(AGENT_MAX_STEPS)]`. */
   stopConditions?: readonly StopCondition[];
+  /** The model sees images (LLM_VISION): those tools return are shown to it after their observations. */
+  vision?: boolean | undefined;
 }
 
 /** Creates the ReAct agent for the configured protocol. */
@@ -102,13 +107,11 @@ export function createAgent(deps: AgentDeps): Agent {
   async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
     // One run keeps the tools it started with; a tool withdrawn meanwhile fails its call instead.
     const { protocol, toolsByName, system } = forThisRun(input.profile);
-    const messages: ChatMessage[] = buildMessages(
-      system,
-      input.context,
-      input.author,
-      input.message,
-      input.profile?.instructions,
-    );
+    const messages: ChatMessage[] = buildMessages(system, input.context, input.author, input.message, {
+      instructions: input.profile?.instructions,
+      preface: input.preface,
+      images: input.images,
+    });
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
     let reminded = false;
 
@@ -178,6 +181,10 @@ export function createAgent(deps: AgentDeps): Agent {
               emit({ type: 'observation', step, callId: call.id, tool: call.tool, text: o.text, ok: o.ok }),
           );
           messages.push(decision.record, ...protocol.observationMessages(decision.calls, observations));
+          const images = observations.flatMap((o) => o.images ?? []);
+          if (deps.vision && images.length > 0) {
+            messages.push({ role: 'user', content: [{ type: 'text', text: TOOL_IMAGES }, ...images] });
+          }
           continue;
         }
       }

@@ -23,8 +23,11 @@ export type AgentEvent =
   | { type: 'answer_reset' }
   /** `truncated`: `text` is incomplete (see {@link AnswerCut}) and renderers should say so. */
   | { type: 'answer'; text: string; usage: TokenUsage; steps: number; truncated?: AnswerCut }
-  /** Something the asker should know about an answer, shown under it (e.g. it could not be remembered). */
-  | { type: 'notice'; code: 'not_remembered'; message: string }
+  /**
+   * Something the asker should know about an answer, shown under it: it could not be remembered, or part
+   * of what came with the question (the thread, a file, an image) could not be read or seen.
+   */
+  | { type: 'notice'; code: 'not_remembered' | 'input'; message: string }
   /** One model call finished, spending `usage` (emitted for every call, whatever the run's outcome). */
   | { type: 'usage'; step: number; usage: TokenUsage }
   | { type: 'error'; code: ErrorCode; message: string };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isAbortError } from '../errors.js';
-import { type Tool, ToolInputError } from '../tools/define-tool.js';
+import { type Tool, type ToolImage, ToolInputError } from '../tools/define-tool.js';
 import { createLimiter } from '../util/create-limiter.js';
 import { createDeadline } from '../util/deadline.js';
 
@@ -22,7 +22,13 @@ export interface PendingCall {
 export interface Observation {
   text: string;
   ok: boolean;
+  /** Images the tool returned, shown to vision models after the observations. */
+  images?: readonly ToolImage[];
 }
+
+/** Images one observation may bring, and the largest (base64 characters, about 5 MB of bytes). */
+const MAX_IMAGES = 4;
+const MAX_IMAGE_BASE64 = 6_700_000;
 
 /** Settings of tool execution. */
 export interface ToolRunOptions {
@@ -107,9 +113,21 @@ async function runOne(
       onAbort = () => reject(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
     });
-    const output = await Promise.race([tool.execute(parsed.data, { signal }), aborted]);
-    const text = typeof output === 'string' ? output : String(output);
-    return { text: bound(options.redact ? options.redact(text) : text), ok: true };
+    const run = tool.executeWithImages
+      ? tool.executeWithImages(parsed.data, { signal })
+      : tool.execute(parsed.data, { signal });
+    const output = await Promise.race([run, aborted]);
+    const text =
+      typeof output === 'string' ? output : typeof output?.text === 'string' ? output.text : String(output);
+    const images =
+      typeof output === 'object' && output !== null
+        ? output.images.filter((image) => image.data.length <= MAX_IMAGE_BASE64).slice(0, MAX_IMAGES)
+        : [];
+    return {
+      text: bound(options.redact ? options.redact(text) : text),
+      ok: true,
+      ...(images.length > 0 ? { images } : {}),
+    };
   } catch (err) {
     if (options.signal.aborted) throw options.signal.reason ?? err;
     if (deadline.expired) return fail(`${tool.name} timed out after ${options.timeoutMs} ms.`);

@@ -1,3 +1,4 @@
+import type { ContentPart } from '../llm/types.js';
 import type { ConversationContext } from '../memory/types.js';
 import type { AgentEventHandler, RunResult } from './events.js';
 
@@ -8,6 +9,10 @@ export interface RunInput {
   author: string;
   /** The channel's summary and recent turns (empty for a fresh channel). */
   context: ConversationContext;
+  /** Thread context and attachments, as text shown just before the message. */
+  preface?: string | undefined;
+  /** Images sent with the message (vision models). */
+  images?: readonly ContentPart[] | undefined;
   signal?: AbortSignal;
   /** Groups this conversation's model requests for the server's prompt cache (no user text, no IDs). */
   cacheKey?: string | undefined;

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type {
   ChatCompletionChunk,
+  ChatCompletionContentPart,
   ChatCompletionCreateParamsBase,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
@@ -10,7 +11,14 @@ import { createDeadline, type Deadline } from '../util/deadline.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import { createPauser } from '../util/pauser.js';
 import { createThinkSplitter, loneClose, splitThinking } from './think-splitter.js';
-import type { ChatMessage, ChatModel, Completion, CompletionRequest, ToolCall } from './types.js';
+import type {
+  ChatMessage,
+  ChatModel,
+  Completion,
+  CompletionRequest,
+  ContentPart,
+  ToolCall,
+} from './types.js';
 
 /** Settings of the OpenAI-compatible client. */
 export interface OpenAIChatModelOptions {
@@ -197,8 +205,11 @@ function joinReasoning(...parts: string[]): string {
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
+      return { role: 'system', content: message.content };
     case 'user':
-      return { role: message.role, content: message.content };
+      return typeof message.content === 'string'
+        ? { role: 'user', content: message.content }
+        : { role: 'user', content: message.content.map(toOpenAIPart) };
     case 'assistant':
       return message.toolCalls?.length
         ? {
@@ -214,6 +225,13 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
   }
+}
+
+/** Images go as data URLs, which every OpenAI-compatible vision server accepts. */
+function toOpenAIPart(part: ContentPart): ChatCompletionContentPart {
+  return part.type === 'text'
+    ? { type: 'text', text: part.text }
+    : { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data}` } };
 }
 
 /** Usage as servers report it: OpenAI's `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`. */

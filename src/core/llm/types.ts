@@ -7,10 +7,13 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** A piece of a user message: text, or an image (base64) for models that can see. */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image'; mediaType: string; data: string };
+
 /** A message in the provider-neutral conversation sent to a model. */
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | readonly ContentPart[] }
   | { role: 'assistant'; content: string | null; toolCalls?: readonly ToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string };
 

@@ -2,7 +2,10 @@ import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import { rememberedAnswer } from '../agent/notes.js';
 import type { Agent, RunProfile } from '../agent/types.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
+import { ContextUnavailableError } from '../errors.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
+import { type InputParts, prepareInput, rememberedQuestion } from '../input/prepare-input.js';
+import { DEFAULT_INPUT_SETTINGS, type InputSettings } from '../input/types.js';
 import type { Logger } from '../logger.js';
 import type { ChannelMemory } from '../memory/types.js';
 import type { FeedbackStore } from '../ports/feedback-store.js';
@@ -42,6 +45,8 @@ export interface AssistantDeps {
   /** Where votes on answers are kept; without it they are only logged. */
   feedback?: FeedbackStore | undefined;
   now?: () => number;
+  /** Budgets of thread context and attachments, and whether the model sees images. */
+  input?: InputSettings | undefined;
 }
 
 /**
@@ -90,10 +95,20 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       logger?.error({ key, err }, 'could not load channel memory');
       return failed(onEvent, 'storage', 'Could not read this channel’s memory; try again shortly.');
     }
+    const prepared = prepareInput(await readInput(request, logger), deps.input ?? DEFAULT_INPUT_SETTINGS);
     let result: RunResult;
     try {
       result = await agent.run(
-        { message: text, author, context, signal, profile, cacheKey: promptCacheKey(key) },
+        {
+          message: text,
+          author,
+          context,
+          preface: prepared.preface,
+          images: prepared.images,
+          signal,
+          profile,
+          cacheKey: promptCacheKey(key),
+        },
         onEvent,
       );
     } catch (err) {
@@ -104,11 +119,12 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     if (result.status !== 'answered') return result;
     // Cancelled as the answer came in: the asker walked away, so the turn is not remembered.
     if (signal?.aborted) return { status: 'cancelled' };
+    for (const note of prepared.notes) onEvent({ type: 'notice', code: 'input', message: note });
     if ((epochs.get(key) ?? 0) !== epoch) return result; // reset while answering: delivered, not remembered
     try {
       await memory.record(key, {
         author,
-        question: text,
+        question: rememberedQuestion(text, prepared),
         answer: rememberedAnswer(result.text, result.truncated),
       });
       if (writeFailure) logger?.info({ key }, 'memory writes work again');
@@ -264,6 +280,26 @@ function profileOf(settings: SettingsInForce): RunProfile {
     protocol: settings.protocol,
     tools: settings.tools === 'all' ? undefined : settings.tools,
   };
+}
+
+/** The request's context and files, awaited; a thread that could not be read becomes a note, never a failure. */
+async function readInput(request: AskRequest, logger: Logger | undefined): Promise<InputParts> {
+  const parts: InputParts = {};
+  try {
+    parts.context = await request.context;
+  } catch (err) {
+    if (!(err instanceof ContextUnavailableError))
+      logger?.warn({ key: request.key, err }, 'could not read the thread');
+    parts.unreadable =
+      err instanceof ContextUnavailableError ? err.message : 'I could not read the earlier messages here.';
+  }
+  try {
+    parts.attachments = await request.attachments;
+  } catch (err) {
+    logger?.warn({ key: request.key, err }, 'could not read the attachments');
+    parts.filesUnreadable = true;
+  }
+  return parts;
 }
 
 function busy(onEvent: AgentEventHandler, message: string): AskOutcome {

@@ -1,11 +1,20 @@
 import { z } from 'zod';
 import { ToolError } from '../errors.js';
-import type { ToolSpec } from '../llm/types.js';
+import type { ContentPart, ToolSpec } from '../llm/types.js';
 
 /** What a tool receives besides its input. */
 export interface ToolContext {
   /** Aborted when the tool times out, the run times out, or the run is cancelled. */
   signal: AbortSignal;
+}
+
+/** An image a tool returned (base64), for models that can see. */
+export type ToolImage = Extract<ContentPart, { type: 'image' }>;
+
+/** Observation text plus the images that came with it. */
+export interface ToolOutput {
+  text: string;
+  images: readonly ToolImage[];
 }
 
 /** A tool the agent can call: a zod input schema plus `execute`, returning Observation text. */
@@ -16,6 +25,8 @@ export interface Tool<Input = unknown> {
   /** The JSON schema the model sees, derived once from `schema`. */
   readonly parameters: Record<string, unknown>;
   execute(input: Input, context: ToolContext): Promise<string>;
+  /** Like `execute`, with the images the result carries (MCP tools); preferred when present. */
+  executeWithImages?(input: Input, context: ToolContext): Promise<ToolOutput>;
 }
 
 /** Options for {@link defineTool}. */

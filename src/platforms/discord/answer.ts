@@ -2,6 +2,8 @@ import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import type { RunControl, RunRegistry } from '../shared/run-registry.js';
 import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
+import type { RunView } from '../shared/run-view.js';
+import type { MessageHistory } from './message-history.js';
 import { type AnswerSurface, createDiscordRenderer } from './render.js';
 
 /** What the message and command handlers share. */
@@ -18,11 +20,15 @@ export interface DiscordContext {
   runs: RunRegistry;
   /** ADMIN_USERS: they may stop anyone's answer. */
   adminUsers: readonly string[];
+  /** Reads the thread and reply chain a question follows. */
+  history: MessageHistory;
+  /** ATTACHMENT_MAX_BYTES. */
+  attachmentMaxBytes: number;
 }
 
 /**
  * Runs one question through the assistant as `run` and renders it on `surface` (below `header`, if any),
- * its Stop button replaced by 👍 / 👎 at the end; never throws.
+ * its Stop button replaced by 👍 / 👎 at the end; never throws. Resolves to the ended run view.
  */
 export async function answer(
   request: Omit<AskRequest, 'signal'>,
@@ -30,7 +36,7 @@ export async function answer(
   ctx: DiscordContext,
   run: RunControl,
   header?: string,
-): Promise<void> {
+): Promise<RunView> {
   const logger = ctx.logger.child({ key: request.key });
   const steps = await stepsPlacement(ctx.assistant, request.settingsKey ?? request.key, logger);
   const renderer = createDiscordRenderer({
@@ -44,7 +50,7 @@ export async function answer(
     runId: run.id,
   });
   try {
-    await askAndRender({
+    return await askAndRender({
       assistant: ctx.assistant,
       request,
       renderer,

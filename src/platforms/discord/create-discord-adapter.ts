@@ -9,6 +9,7 @@ import { handleButton } from './handle-button.js';
 import { handleCommand } from './handle-command.js';
 import { handleMessage } from './handle-message.js';
 import { NO_PINGS } from './limits.js';
+import { createMessageHistory } from './message-history.js';
 
 /** The Discord adapter; `idle()` lets tests wait for the messages being handled. */
 export interface DiscordAdapter extends PlatformAdapter {
@@ -36,6 +37,8 @@ export function createDiscordAdapter(
     signal: work.signal,
     runs: createRunRegistry(),
     adminUsers: config.ADMIN_USERS,
+    history: createMessageHistory({ maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
+    attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
   };
   let client: Client | undefined;
   const track = (what: string, handler: () => Promise<void>) => {

@@ -1,4 +1,6 @@
 import type { Message } from 'discord.js';
+import { downloadAll, type RemoteFile } from '../shared/download-attachment.js';
+import { lazy } from '../shared/lazy.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
 import { messageAsker } from './asker.js';
@@ -10,9 +12,11 @@ import { replySurface } from './surfaces.js';
 
 /** Answers a mention or DM: typing, a placeholder reply, steps in a thread, the answer edited into the reply. */
 export async function handleMessage(message: Message, ctx: DiscordContext): Promise<void> {
-  const question = questionOf(message, message.client.user.id);
-  if (question === null) return;
+  const asked = questionOf(message, message.client.user.id);
+  if (asked === null) return;
   const log = ctx.logger.child({ channel: message.channelId, message: message.id });
+  const files = attachedFiles(message);
+  const question = asked || (files.length > 0 ? WORDING.filesOnly : '');
   if (!question) {
     await message.reply({ content: WORDING.bareMention, allowedMentions: NO_PINGS });
     return;
@@ -46,10 +50,33 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   }
   const author = displayName(message.member, message.author);
   const settingsKey = settingsKeyOf(message.guildId, message.channelId, message.channel);
-  await answer(
-    { key, settingsKey, author, text: question, asker },
+  const view = await answer(
+    {
+      key,
+      settingsKey,
+      author,
+      text: question,
+      asker,
+      // Read in the channel's turn, so that an answer still being written there is not read as context.
+      context: lazy(() => ctx.history.read(message, key)),
+      attachments:
+        files.length > 0
+          ? downloadAll(files, { maxBytes: ctx.attachmentMaxBytes, signal: ctx.signal, logger: log })
+          : undefined,
+    },
     replySurface(reply, { threads: canThread(message) }),
     ctx,
     run,
   );
+  if (view.phase === 'final' && message.channel.isThread()) ctx.history.answered(key, reply.id);
+}
+
+/** The files attached to a message; Discord's attachment URLs need no token. */
+function attachedFiles(message: Message): RemoteFile[] {
+  return [...message.attachments.values()].map((a) => ({
+    name: a.name,
+    mediaType: a.contentType ?? undefined,
+    size: a.size,
+    url: a.url,
+  }));
 }

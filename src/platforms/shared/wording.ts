@@ -39,6 +39,13 @@ export const WORDING = {
   answerFinished: 'This answer is finished.',
   /** After a 👍 or 👎. */
   feedbackThanks: 'Thanks for the feedback!',
+  /** Said once per conversation when the bot lacks the permission to read a thread's earlier messages. */
+  threadUnreadable:
+    'I could not read the earlier messages here (the bot lacks the permission), so I answered from this message alone.',
+  /** Reading a thread's earlier messages failed for another reason. */
+  threadReadFailed: 'I could not read the earlier messages here, so I answered from this message alone.',
+  /** The question of a mention that brings files and no text. */
+  filesOnly: 'Please look at the attached file.',
   /** The bot could not post its answer in the channel. */
   notInChannel: 'I could not post in this channel: add me to it first (`/invite`), then ask again.',
 } as const;

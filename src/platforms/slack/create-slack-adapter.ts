@@ -10,6 +10,7 @@ import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } fr
 import { createMountedReceiver } from './mounted-receiver.js';
 import { registerRunButtons } from './run-buttons.js';
 import { explainStartError } from './start-errors.js';
+import { createThreadReader } from './thread-history.js';
 import { createUserDirectory } from './user-names.js';
 
 /** The Slack adapter; `idle` serves tests. */
@@ -97,12 +98,15 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     logger,
     work,
     dedupe: createDeduper(),
+    threads: createThreadReader({ users, maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
+    attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
   };
   const intake = createIntake(intakeDeps);
   const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
     eventId: body.event_id,
     teamId: context.teamId ?? body.team_id ?? 'unknown',
     botUserId: context.botUserId,
+    botId: context.botId,
     retryNum: context.retryNum,
   });
   app.event('app_mention', async ({ event, body, context, client }) => {

@@ -1,5 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/logger.js';
+import { downloadAll, type RemoteFile } from '../shared/download-attachment.js';
+import { lazy } from '../shared/lazy.js';
 import { WORDING } from '../shared/wording.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
 import { slackAsker } from './asker.js';
@@ -7,6 +9,7 @@ import { conversationKey } from './conversation-key.js';
 import type { Deduper } from './event-dedupe.js';
 import { type RunDeps, runQuestion } from './run-question.js';
 import { questionFromSlack } from './slack-text.js';
+import type { ThreadReader } from './thread-history.js';
 
 /** The fields of a Slack message event (`app_mention` or `message`) that intake looks at. */
 export interface IncomingMessage {
@@ -19,6 +22,17 @@ export interface IncomingMessage {
   subtype?: string | undefined;
   bot_id?: string | undefined;
   edited?: unknown;
+  files?: readonly SlackFile[] | undefined;
+}
+
+/** A file shared with a message, as events carry it. */
+export interface SlackFile {
+  name?: string | undefined;
+  title?: string | undefined;
+  mimetype?: string | undefined;
+  size?: number | undefined;
+  url_private?: string | undefined;
+  url_private_download?: string | undefined;
 }
 
 /** Where an event came from. */
@@ -26,6 +40,8 @@ export interface Delivery {
   eventId?: string | undefined;
   teamId: string;
   botUserId?: string | undefined;
+  /** The bot's bot id (`B…`), which its own messages carry. */
+  botId?: string | undefined;
   retryNum?: number | undefined;
 }
 
@@ -34,6 +50,10 @@ export interface IntakeDeps extends RunDeps {
   work: WorkTracker;
   dedupe: Deduper;
   logger: Logger;
+  /** Reads the earlier messages of a thread a question was asked in. */
+  threads: ThreadReader;
+  /** ATTACHMENT_MAX_BYTES. */
+  attachmentMaxBytes: number;
 }
 
 /** Turns Slack message events into runs. Returns at once: the run goes on in the background. */
@@ -65,7 +85,10 @@ export function createIntake(deps: IntakeDeps): Intake {
     }
     // A reply in a thread has a thread_ts other than its own ts; a thread's parent message does not.
     const threadTs = message.thread_ts && message.thread_ts !== message.ts ? message.thread_ts : undefined;
-    const text = questionFromSlack(message.text ?? '', delivery.botUserId);
+    const files = downloadable(message.files, client.token);
+    const text =
+      questionFromSlack(message.text ?? '', delivery.botUserId) ||
+      (files.length > 0 ? WORDING.filesOnly : '');
     const user = message.user;
     const whisper = (reply: string) =>
       client.chat
@@ -89,6 +112,9 @@ export function createIntake(deps: IntakeDeps): Intake {
         await whisper(access.message);
         return;
       }
+      const thread = threadTs
+        ? { key, channel: message.channel, threadTs, beforeTs: message.ts, ...delivery }
+        : undefined;
       await runQuestion(
         deps,
         client,
@@ -100,6 +126,12 @@ export function createIntake(deps: IntakeDeps): Intake {
           place: { channel: message.channel, threadTs },
           layout: threadTs ? 'thread' : 'channel',
           asker,
+          thread: thread ? lazy(() => deps.threads.read(client, thread)) : undefined,
+          attachments:
+            files.length > 0
+              ? downloadAll(files, { maxBytes: deps.attachmentMaxBytes, signal, logger })
+              : undefined,
+          onAnswered: thread ? (ts) => deps.threads.answered(key, ts) : undefined,
         },
         signal,
       );
@@ -112,4 +144,21 @@ export function createIntake(deps: IntakeDeps): Intake {
       if (message.channel_type === 'im') accept(message, delivery, client);
     },
   };
+}
+
+/** The files of a message that can be fetched, with the bot token to fetch them (Slack's files need it). */
+function downloadable(files: readonly SlackFile[] | undefined, token: string | undefined): RemoteFile[] {
+  return (files ?? []).flatMap((file) => {
+    const url = file.url_private_download ?? file.url_private;
+    if (!url) return [];
+    return [
+      {
+        name: file.name ?? file.title ?? 'file',
+        mediaType: file.mimetype,
+        size: file.size ?? 0,
+        url,
+        headers: token ? { Authorization: `Bearer ${token}` } : undefined,
+      },
+    ];
+  });
 }

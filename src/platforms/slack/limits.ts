@@ -16,6 +16,8 @@ export const CONTEXT_CHARS = 500;
 export interface SlackMessage {
   text: string;
   blocks: (types.SectionBlock | types.ContextBlock | types.ActionsBlock | types.ContextActionsBlock)[];
+  /** Marks the bot's own messages for later reading (e.g. steps, which thread context leaves out). */
+  metadata?: { event_type: string; event_payload: Record<string, never> } | undefined;
 }
 
 /**

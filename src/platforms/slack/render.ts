@@ -46,6 +46,8 @@ export interface SlackRendererOptions {
 export interface SlackRenderer extends RunRenderer {
   /** After finish: false when the answer message could not be posted at all. */
   delivered(): Promise<boolean>;
+  /** The answer message's ts once posted, or undefined if it never could be. */
+  answerTs(): Promise<string | undefined>;
 }
 
 const THINKING = `_${WORDING.thinking}_`;
@@ -140,6 +142,7 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
   return {
     ...renderer,
     delivered: async () => (await answer.posted()) !== undefined,
+    answerTs: () => answer.posted(),
   };
 }
 

@@ -1,8 +1,9 @@
 import type { webApi } from '@slack/bolt';
-import type { Assistant } from '../../core/assistant.js';
+import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import type { RunRegistry } from '../shared/run-registry.js';
 import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
+import type { RunView } from '../shared/run-view.js';
 import type { SlackAsker } from './asker.js';
 import type { SlackPlace } from './live-message.js';
 import { type AnswerLayout, createSlackRenderer } from './render.js';
@@ -21,6 +22,12 @@ export interface Question {
   context?: string | undefined;
   /** Who asks, for access lists, limits and usage records, and their looked-up name. */
   asker: SlackAsker;
+  /** The thread's earlier messages (read in the channel's turn). */
+  thread?: AskRequest['context'];
+  /** The files attached to the question. */
+  attachments?: AskRequest['attachments'];
+  /** Told the answer message's ts once the run answered. */
+  onAnswered?: ((ts: string) => void) | undefined;
 }
 
 /** What running a question needs. */
@@ -62,10 +69,19 @@ export async function runQuestion(
   });
   // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
   const author = question.asker.user().then((user) => user.name);
+  let view: RunView;
   try {
-    await askAndRender({
+    view = await askAndRender({
       assistant: deps.assistant,
-      request: { key: question.key, settingsKey, author, text: question.text, asker: question.asker.asker },
+      request: {
+        key: question.key,
+        settingsKey,
+        author,
+        text: question.text,
+        asker: question.asker.asker,
+        context: question.thread,
+        attachments: question.attachments,
+      },
       renderer,
       signal: run.signal,
       abortedBy: 'shutdown',
@@ -75,5 +91,7 @@ export async function runQuestion(
   } finally {
     run.end();
   }
-  return renderer.delivered();
+  const ts = await renderer.answerTs();
+  if (ts && view.phase === 'final') question.onAnswered?.(ts);
+  return ts !== undefined;
 }

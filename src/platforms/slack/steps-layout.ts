@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { buildMessage, SECTION_CHARS, SECTIONS_PER_MESSAGE } from './limits.js';
 import { createLiveMessage, postMessage, type SlackPlace } from './live-message.js';
+import { markAsSteps } from './step-mark.js';
 
 /** Where a run's reasoning steps (already mrkdwn, one section each at most) are shown. */
 export interface Steps {
@@ -27,7 +28,7 @@ export function createStepReplies(options: {
       chain = chain.then(async () => {
         const threadTs = await options.parent();
         if (!threadTs) return; // no answer message to hang the steps under
-        await postMessage(client, { channel, threadTs }, buildMessage([mrkdwn])).catch(onError);
+        await postMessage(client, { channel, threadTs }, markAsSteps(buildMessage([mrkdwn]))).catch(onError);
       });
     },
     finish: () => chain,
@@ -53,7 +54,7 @@ export function createStepsMessage(options: {
       place: options.place,
       intervalMs: options.intervalMs,
       onError,
-      render: (lines) => buildMessage(packLines(lines)),
+      render: (lines) => markAsSteps(buildMessage(packLines(lines))),
     });
   let current = newMessage();
   let lines: string[] = [];

@@ -23,10 +23,7 @@ export interface DiscordBed {
   /** A person in the guild. */
   alice: FakeUser;
   /** Sends a message as `author` (default alice), mentioning the bot unless `mention: false`; waits for the bot. */
-  say(
-    content: string,
-    options?: { channelId?: string; mention?: boolean; author?: FakeUser; nick?: string; roles?: string[] },
-  ): Promise<FakeMessage>;
+  say(content: string, options?: SayOptions): Promise<FakeMessage>;
   /** Runs a slash command as alice and waits for the bot; returns the interaction token. */
   command(
     name: string,
@@ -45,6 +42,18 @@ export interface DiscordBed {
   /** The bot's reply to `question` (the message referencing it). */
   replyTo(question: FakeMessage): FakeMessage;
   close(): Promise<void>;
+}
+
+/** Who says something where, and what comes with it. */
+export interface SayOptions {
+  channelId?: string;
+  mention?: boolean;
+  author?: FakeUser;
+  nick?: string;
+  roles?: string[];
+  /** The message this one replies to. */
+  replyTo?: FakeMessage;
+  attachments?: Parameters<FakeDiscord['sendMessage']>[0]['attachments'];
 }
 
 /** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
@@ -89,6 +98,8 @@ export async function startDiscordBed(
         mentions: mention ? [discord.bot] : [],
         nick: options.nick,
         roles: options.roles,
+        replyTo: options.replyTo,
+        attachments: options.attachments,
       });
       await settle();
       return message;

@@ -80,6 +80,7 @@ export async function startSlackHarness(
   options: SlackHarnessOptions = {},
 ): Promise<SlackHarness> {
   const slack = await startFakeSlack({
+    botToken: BOT_TOKEN,
     users: {
       [ALICE]: { name: 'alice', display_name: 'Alice' },
       [ADMIN]: { name: 'ada', display_name: 'Ada', is_admin: true },
@@ -201,7 +202,7 @@ export async function startSlackHarness(
 /** An `app_mention` event from `user` in `channel` (a reply in `threadTs` when given). */
 export function mention(
   text: string,
-  options: { channel?: string; user?: string; threadTs?: string; ts?: string } = {},
+  options: { channel?: string; user?: string; threadTs?: string; ts?: string; files?: Json[] } = {},
 ): Json {
   return {
     type: 'app_mention',
@@ -210,6 +211,7 @@ export function mention(
     ts: options.ts ?? userTs(),
     channel: options.channel ?? CHANNEL,
     ...(options.threadTs ? { thread_ts: options.threadTs } : {}),
+    ...(options.files ? { files: options.files } : {}),
   };
 }
 

@@ -78,7 +78,8 @@ describe('slack-app-manifest.yml', () => {
     ]);
     const events = manifest.slice(manifest.indexOf('bot_events:'));
     expect(events).toMatch(/- app_mention\n\s+- message\.im/);
-    for (const scope of ['app_mentions:read', 'chat:write', 'commands', 'im:history', 'users:read']) {
+    const history = ['channels:history', 'groups:history', 'im:history', 'mpim:history', 'files:read'];
+    for (const scope of ['app_mentions:read', 'chat:write', 'commands', 'users:read', ...history]) {
       expect(manifest).toMatch(new RegExp(`^\\s+- ${scope}(\\s|$)`, 'm'));
     }
   });
