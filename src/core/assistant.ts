@@ -2,6 +2,7 @@ import type { AgentEventHandler, RunResult } from './agent/events.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
 import type { ConversationContext } from './memory/types.js';
+import type { Arrival } from './ports/run-queue.js';
 import type { ToolGroup } from './ports/tool-source.js';
 
 /** A question addressed to the bot in one conversation (channel, thread or DM). */
@@ -17,6 +18,8 @@ export interface AskRequest {
   signal?: AbortSignal;
   /** Who asks, for access lists, limits and the usage record; without it none of them apply. */
   asker?: Asker | undefined;
+  /** Its place in the channel's line, taken when it arrived (RunQueue.arrive); else it queues when asked. */
+  arrival?: Arrival | undefined;
 }
 
 /**

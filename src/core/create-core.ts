@@ -8,11 +8,12 @@ import { createSummarizer } from './memory/summarizer.js';
 import type { MemoryBudget } from './memory/types.js';
 import type { ConversationStore } from './ports/conversation-store.js';
 import type { RunObserver } from './ports/run-observer.js';
+import type { RunQueue } from './ports/run-queue.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
-import type { RunQueueLimits } from './runs/run-queue.js';
+import { createRunQueue, type RunQueueLimits } from './runs/run-queue.js';
 import { createTools, type ToolSettings } from './tools/registry.js';
 
 /** The platform-neutral core: everything an adapter needs. */
@@ -34,6 +35,8 @@ export interface CoreOptions {
   toolSources?: readonly ToolSource[] | undefined;
   memory: MemoryBudget;
   runs: RunQueueLimits;
+  /** The per-channel line shared by replicas (Postgres); one in memory, from `runs`, when unset. */
+  runQueue?: RunQueue | undefined;
   /** Folder of the prompt templates. */
   promptsDir: string;
   /** Where conversations persist; closing it is left to the caller, after `Core.close()`. */
@@ -91,7 +94,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         .summarized(key, spent, summaryModel)
         .catch((err: unknown) => logger.error({ key, err }, 'could not record a summary’s usage')),
   });
-  const assistant = createAssistant({ agent, memory, limits: options.runs, governor, logger, tools });
+  const queue = options.runQueue ?? createRunQueue(options.runs, (ms) => options.observer?.waited?.(ms));
+  const assistant = createAssistant({
+    agent,
+    memory,
+    limits: options.runs,
+    queue,
+    governor,
+    observer: options.observer,
+    logger,
+    tools,
+  });
   return {
     assistant,
     close: () => assistant.close(),

@@ -1,11 +1,12 @@
 import { App, type Context, HTTPReceiver, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { ConfigError } from '../../core/errors.js';
+import { createLocalArrivals } from '../../core/runs/run-queue.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { registerCommands } from './commands.js';
-import { createDeduper } from './event-dedupe.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
+import { sayInterrupted } from './interrupted.js';
 import { createMountedReceiver } from './mounted-receiver.js';
 import { explainStartError } from './start-errors.js';
 import { createUserDirectory } from './user-names.js';
@@ -91,8 +92,9 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     maxMessages: config.ANSWER_MAX_MESSAGES,
     logger,
     work,
-    dedupe: createDeduper(),
+    runs: deps.runs ?? createLocalArrivals(),
   };
+  deps.runs?.onInterrupted('slack', (question) => sayInterrupted(app.client, question, logger));
   const intake = createIntake(intakeDeps);
   const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
     eventId: body.event_id,

@@ -37,6 +37,8 @@ export interface SlackRendererOptions {
 export interface SlackRenderer extends RunRenderer {
   /** After finish: false when the answer message could not be posted at all. */
   delivered(): Promise<boolean>;
+  /** The answer message's ts once posted (the "thinking" placeholder), undefined if it never could be. */
+  posted(): Promise<string | undefined>;
 }
 
 const THINKING = `_${WORDING.thinking}_`;
@@ -124,6 +126,7 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
   return {
     ...renderer,
     delivered: async () => (await answer.posted()) !== undefined,
+    posted: () => answer.posted(),
   };
 }
 

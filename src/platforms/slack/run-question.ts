@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
+import type { Arrival } from '../../core/ports/run-queue.js';
 import { askAndRender } from '../shared/run-renderer.js';
 import type { SlackAsker } from './asker.js';
 import type { SlackPlace } from './live-message.js';
@@ -18,6 +19,8 @@ export interface Question {
   context?: string | undefined;
   /** Who asks, for access lists, limits and usage records, and their looked-up name. */
   asker: SlackAsker;
+  /** Its place in the channel's line, taken when the event arrived. */
+  arrival?: Arrival | undefined;
 }
 
 /** What running a question needs. */
@@ -53,9 +56,19 @@ export async function runQuestion(
   });
   // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
   const author = question.asker.user().then((user) => user.name);
+  // Where the placeholder is, so that another replica can say so there if this one dies before answering.
+  void renderer.posted().then((ts) => {
+    if (ts) question.arrival?.placed({ channel: question.place.channel, ts });
+  });
   await askAndRender({
     assistant: deps.assistant,
-    request: { key: question.key, author, text: question.text, asker: question.asker.asker },
+    request: {
+      key: question.key,
+      author,
+      text: question.text,
+      asker: question.asker.asker,
+      arrival: question.arrival,
+    },
     renderer,
     signal: shutdown,
     abortedBy: 'shutdown',
