@@ -21,9 +21,10 @@ export interface DiscordAdapter extends PlatformAdapter {
  */
 export function createDiscordAdapter(
   deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited'>,
+  shard?: { id: number; count: number },
 ): DiscordAdapter {
   const { config, assistant } = deps;
-  const logger = deps.logger.child({ platform: 'discord' });
+  const logger = deps.logger.child({ platform: 'discord', ...(shard ? { shard: shard.id } : {}) });
   const work = createWorkTracker(logger);
   let accepting = true;
   const ctx: DiscordContext = {
@@ -59,6 +60,7 @@ export function createDiscordAdapter(
         failIfNotExists: false,
         rest: { api: config.DISCORD_API_URL },
         makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 20 }),
+        ...(shard ? { shards: [shard.id], shardCount: shard.count } : {}),
       });
       client = bot;
       bot.on(Events.MessageCreate, (message) =>
