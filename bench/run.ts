@@ -16,6 +16,7 @@ const SCENARIOS = [
   'cold-start',
   'react-parser',
   'long-answer',
+  'scale-out',
 ] as const;
 
 const args = process.argv.slice(2);
