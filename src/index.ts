@@ -84,7 +84,7 @@ async function main(): Promise<void> {
         store,
         () => stopping,
         logger,
-        () => core?.assistant.health(),
+        () => core?.assistant.health() ?? coordination?.health(),
       ),
   });
   if (metrics) http.mount('GET', '/metrics', metrics.handler);

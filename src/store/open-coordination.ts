@@ -13,6 +13,8 @@ export interface Coordination {
   queue?: RunQueue | undefined;
   /** Who holds which Discord gateway shard. */
   shards?: ShardLeases | undefined;
+  /** Why this replica cannot take part right now (its held connection is down), for /readyz. */
+  health(): string | undefined;
   /** Leaves the line and frees every lock this replica holds. */
   close(): Promise<void>;
 }
@@ -37,7 +39,7 @@ export async function openCoordination(
   databaseUrl: string,
   options: CoordinationOptions,
 ): Promise<Coordination> {
-  if (!isPostgresUrl(databaseUrl)) return { close: async () => undefined };
+  if (!isPostgresUrl(databaseUrl)) return { health: () => undefined, close: async () => undefined };
   const target = parsePostgresUrl(databaseUrl);
   const session = await openPostgresSession(target, options.logger);
   const db = openPostgresDb(target, { poolSize: POOL_SIZE, applicationName: 'thinkthread-runs' });
@@ -50,6 +52,7 @@ export async function openCoordination(
   return {
     queue,
     shards: createPostgresShardLeases(session, target.schema),
+    health: () => (session.up ? undefined : 'the held database connection is down'),
     async close() {
       await queue.close();
       await session.close();

@@ -117,7 +117,13 @@ export function createPostgresRunQueue(
     return arrival;
   };
 
+  // Without the held session this replica has no liveness lock: a row it queued would be swept as a dead one's.
+  const checkSession = () => {
+    if (!session.up) throw new StorageError('The held connection to the database is down; reconnecting');
+  };
+
   const enqueue = async (key: string, platform: string): Promise<Arrival> => {
+    checkSession();
     const at = Date.now();
     const { rows } = await db.query<{ id: number }>(
       'queue a question',
@@ -231,6 +237,7 @@ export function createPostgresRunQueue(
 
   return {
     async arrive(key, platform, deliveries) {
+      checkSession();
       const ids = [...new Set(deliveries)].sort();
       const at = Date.now();
       const id = await db.transaction('admit a delivery', async (sql) => {

@@ -135,8 +135,13 @@ postgresSuite('three Slack replicas on one Postgres', (databaseUrl) => {
         const last = model.requests.find((r) => labelOf(r) === `${channel}-Q4`)!;
         for (const n of [1, 2, 3])
           expect(JSON.stringify(last.body.messages)).toContain(`Answer to ${channel}-Q${n}.`);
-        expect(await turns(channel)).toEqual(
-          questions.map((n) => `${channel}-Q${n} → Answer to ${channel}-Q${n}.`),
+        // Each turn is stored just after its answer shows.
+        await vi.waitFor(
+          async () =>
+            expect(await turns(channel)).toEqual(
+              questions.map((n) => `${channel}-Q${n} → Answer to ${channel}-Q${n}.`),
+            ),
+          { timeout: 10_000, interval: 50 },
         );
       }
     }, 120_000);
@@ -188,7 +193,11 @@ postgresSuite('three Slack replicas on one Postgres', (databaseUrl) => {
       await slack.waitFor(() => visibleText(third) === 'Answer to C4-Q3.', 30_000);
       expect(topLevel(channel)).toHaveLength(3);
       // Memory holds no trace of the interrupted question: only the turns that were answered.
-      expect(await turns(channel)).toEqual(['C4-Q2 → Answer to C4-Q2.', 'C4-Q3 → Answer to C4-Q3.']);
+      await vi.waitFor(
+        async () =>
+          expect(await turns(channel)).toEqual(['C4-Q2 → Answer to C4-Q2.', 'C4-Q3 → Answer to C4-Q3.']),
+        { timeout: 10_000, interval: 50 },
+      );
       const q3 = model.requests.find((r) => labelOf(r) === 'C4-Q3')!;
       expect(JSON.stringify(q3.body.messages)).toContain('Answer to C4-Q2.');
     }, 90_000);
