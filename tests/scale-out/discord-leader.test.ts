@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord-server.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { freePort } from '../helpers/free-port.js';
@@ -9,68 +9,91 @@ import { dropSchema, freshSchema, postgresSuite, withSchema } from '../store/pos
 
 const HOLDING = 'holding a Discord shard';
 
+/** The shards a replica's log says it holds now (taken and not given back). */
+function shardsHeld(bot: BotProcess): number[] {
+  const held = new Set<number>();
+  for (const line of bot.stderr().split('\n')) {
+    const shard = /"shard":(\d+)/.exec(line)?.[1];
+    if (shard === undefined) continue;
+    if (line.includes(HOLDING)) held.add(Number(shard));
+    if (line.includes('giving a Discord shard back')) held.delete(Number(shard));
+  }
+  return [...held].sort();
+}
+
 postgresSuite('Discord gateway leader on Postgres', (databaseUrl) => {
   describe('Discord gateway leader on Postgres', () => {
-    const schema = freshSchema();
-    const url = withSchema(databaseUrl, schema);
-    let discord: FakeDiscord;
-    let model: FakeOpenAI;
-    const bots: { bot: BotProcess; base: string }[] = [];
+    let schema: string | undefined;
+    let discord: FakeDiscord | undefined;
+    let model: FakeOpenAI | undefined;
+    let bots: BotProcess[] = [];
 
-    afterAll(async () => {
-      for (const { bot } of bots) if (bot.child.exitCode === null) bot.child.kill('SIGKILL');
-      await Promise.all(bots.map(({ bot }) => bot.exited));
+    afterEach(async () => {
+      for (const bot of bots) if (bot.child.exitCode === null) bot.child.kill('SIGKILL');
+      await Promise.all(bots.map((bot) => bot.exited));
+      bots = [];
       await model?.close();
       await discord?.close();
-      await dropSchema(databaseUrl, schema);
+      if (schema) await dropSchema(databaseUrl, schema);
     });
 
-    it('one replica holds the gateway session; when it is killed another identifies within 30 s', async () => {
+    /** Starts `count` replicas on a fresh schema and waits until every one is ready. */
+    async function startReplicas(count: number, env: Record<string, string> = {}) {
+      schema = freshSchema();
       discord = await startFakeDiscord();
       model = await startFakeOpenAI({ fallback: () => ({ content: 'Answered by the new holder.' }) });
-      for (let i = 0; i < 2; i++) {
+      const bases: string[] = [];
+      for (let i = 0; i < count; i++) {
         const port = await freePort();
-        const bot = spawnBot({
-          OPENAI_BASE_URL: model.url,
-          DATABASE_URL: url,
-          DISCORD_TOKEN: 'discord-leader-secret-123456',
-          DISCORD_API_URL: discord.apiUrl,
-          HEALTH_PORT: String(port),
-          STREAM_EDIT_INTERVAL_MS: '10',
-          LOG_LEVEL: 'info',
-        });
-        bots.push({ bot, base: `http://127.0.0.1:${port}` });
+        bots.push(
+          spawnBot({
+            OPENAI_BASE_URL: model.url,
+            DATABASE_URL: withSchema(databaseUrl, schema),
+            DISCORD_TOKEN: 'discord-leader-secret-123456',
+            DISCORD_API_URL: discord.apiUrl,
+            HEALTH_PORT: String(port),
+            STREAM_EDIT_INTERVAL_MS: '10',
+            LOG_LEVEL: 'info',
+            ...env,
+          }),
+        );
+        bases.push(`http://127.0.0.1:${port}`);
       }
-      // Both replicas are ready, the one standing by included: it serves HTTP and waits for the lease.
+      // Every replica is ready, those standing by included: they serve HTTP and wait for a lease.
       await Promise.all(
-        bots.map(({ bot, base }) =>
-          waitForHttp(`${base}/readyz`, (status) => status === 200, {
+        bots.map((bot, i) =>
+          waitForHttp(`${bases[i]}/readyz`, (status) => status === 200, {
             exited: () => bot.child.exitCode !== null,
             timeoutMs: 60_000,
           }),
         ),
       );
-      await waitUntil(() => bots.some(({ bot }) => bot.stderr().includes('standing by')), {
+      return { discord, bots };
+    }
+
+    it('one replica holds the gateway session; when it is killed another identifies within 30 s', async () => {
+      const { discord, bots } = await startReplicas(2);
+      await waitUntil(() => bots.some((bot) => bot.stderr().includes('standing by')), {
         timeoutMs: 20_000,
-        what: () => `a replica standing by; logs:\n${bots.map(({ bot }) => bot.stderr()).join('\n---\n')}`,
+        what: 'a replica standing by',
       });
-      const holder = bots.find(({ bot }) => bot.stderr().includes(HOLDING))!;
+      const holder = bots.find((bot) => bot.stderr().includes(HOLDING))!;
       const follower = bots.find((b) => b !== holder)!;
-      expect(follower.bot.stderr()).not.toContain(HOLDING);
-      await waitUntil(() => holder.bot.stderr().includes('connected to Discord'), {
+      await waitUntil(() => holder.stderr().includes('connected to Discord'), {
         timeoutMs: 20_000,
         what: 'the holder to connect',
       });
+      expect(follower.stderr()).not.toContain(HOLDING);
       expect(discord.identifies).toHaveLength(1);
       expect(discord.sessions()).toBe(1);
 
-      holder.bot.child.kill('SIGKILL');
-      await holder.bot.exited;
+      holder.child.kill('SIGKILL');
+      await holder.exited;
       await waitUntil(() => discord.identifies.length === 2, {
         timeoutMs: 30_000,
         what: 'the standing-by replica to identify',
       });
-      expect(follower.bot.stderr()).toContain(HOLDING);
+      expect(follower.stderr()).toContain(HOLDING);
 
       // The new holder answers, once.
       const question = discord.sendMessage({
@@ -87,6 +110,27 @@ postgresSuite('Discord gateway leader on Postgres', (databaseUrl) => {
       });
       expect(replies()).toHaveLength(1);
       expect(discord.identifies).toHaveLength(2);
+    }, 120_000);
+
+    it('with DISCORD_SHARD_COUNT=2, two replicas hold one shard each; a survivor takes both', async () => {
+      const { discord, bots } = await startReplicas(2, { DISCORD_SHARD_COUNT: '2' });
+      const [a, b] = bots as [BotProcess, BotProcess];
+      await waitUntil(
+        () => shardsHeld(a).length === 1 && shardsHeld(b).length === 1 && discord.sessions() === 2,
+        {
+          timeoutMs: 30_000,
+          what: () => `one shard each (held: ${JSON.stringify([shardsHeld(a), shardsHeld(b)])})`,
+        },
+      );
+      expect([...shardsHeld(a), ...shardsHeld(b)].sort()).toEqual([0, 1]);
+      expect(discord.identifies.map((i) => i.shard?.[1])).toEqual(discord.identifies.map(() => 2));
+
+      a.child.kill('SIGKILL');
+      await a.exited;
+      await waitUntil(() => shardsHeld(b).length === 2 && discord.sessions() === 2, {
+        timeoutMs: 30_000,
+        what: () => `the survivor to hold both shards (held: ${JSON.stringify(shardsHeld(b))})`,
+      });
     }, 120_000);
   });
 });

@@ -31,9 +31,18 @@ export function createShardHolder(
     return adapter.stop().catch((err: unknown) => logger.warn({ err, shard }, 'could not stop a shard'));
   };
 
-  /** Takes free shards up to this replica's share and connects them; a ConfigError (bad token) is thrown. */
+  /**
+   * Takes free shards up to this replica's share and connects them; a ConfigError (bad token) is thrown. A
+   * replica holding more than its share (it started first, or others joined) gives the rest back.
+   */
   const claim = async () => {
+    await leases.join();
     const share = Math.ceil(count / (await leases.replicas()));
+    for (const [shard, adapter] of [...held].slice(share)) {
+      logger.info({ shard, count }, 'giving a Discord shard back to share them out');
+      await letGo(shard, adapter);
+      await leases.release(shard);
+    }
     for (let i = 0; i < count && held.size < share && !stopped; i++) {
       const shard = (offset + i) % count;
       if (held.has(shard) || !(await leases.tryTake(shard))) continue;
