@@ -23,6 +23,8 @@ export interface PostgresRunQueueOptions {
 }
 
 const SWEEP_MS = 2000;
+/** An admitted question never asked (its handler failed before asking) gives its place up after this long. */
+const UNASKED_MS = 60_000;
 const PRUNE_EVERY = 30; // sweeps between two prunings of old delivery ids
 
 // The key's first question, and (only when that is ours) the channel's lock, in one round trip.
@@ -65,6 +67,8 @@ export function createPostgresRunQueue(
   const waiters = new Map<number, Set<Waiter>>();
   const handlers = new Map<string, (question: Interrupted) => Promise<void>>();
   const arrivedAt = new WeakMap<Arrival, number>();
+  // Admitted here but not yet asked or left: a place nobody will use would hold its channel up for good.
+  const unasked = new Map<number, { key: string; at: number }>();
   const slots = createLimiter(limits.MAX_CONCURRENT_RUNS);
   let inFlight = 0;
   let waiting = 0;
@@ -111,7 +115,10 @@ export function createPostgresRunQueue(
           id,
         ]).catch((err: unknown) => logger?.warn({ err }, 'could not record where a question is shown'));
       },
-      leave: () => void leave(id, laneOf(key)),
+      leave: () => {
+        unasked.delete(id);
+        void leave(id, laneOf(key));
+      },
     };
     arrivedAt.set(arrival, at);
     return arrival;
@@ -190,6 +197,13 @@ export function createPostgresRunQueue(
   };
 
   const sweep = async () => {
+    const now = Date.now();
+    for (const [id, { key, at }] of unasked) {
+      if (now - at < UNASKED_MS) continue;
+      unasked.delete(id);
+      logger?.warn({ key }, 'a question was admitted but never asked; giving its place up');
+      await leave(id, laneOf(key));
+    }
     if (!session.up) return;
     try {
       const { rows } = await db.query<{ key: string; platform: string; placeholder: unknown; state: string }>(
@@ -254,10 +268,13 @@ export function createPostgresRunQueue(
         );
         return rows[0]!.id;
       });
-      return id === undefined ? undefined : newArrival(key, id, at);
+      if (id === undefined) return undefined;
+      unasked.set(id, { key, at });
+      return newArrival(key, id, at);
     },
 
     async run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal, arrival?: Arrival) {
+      if (arrival) unasked.delete(arrival.id);
       if (signal?.aborted) {
         if (arrival) await leave(arrival.id, laneOf(key));
         return { status: 'cancelled' } as QueueOutcome<T>;
@@ -272,11 +289,16 @@ export function createPostgresRunQueue(
       try {
         const place = arrival ?? (await enqueue(key, ''));
         const lane = laneOf(key);
-        const { rows } = await db.query<{ ahead: number }>(
-          'count the questions ahead',
-          'SELECT COUNT(*)::int AS ahead FROM run_inbox WHERE key = $1 AND id < $2',
-          [key, place.id],
-        );
+        const { rows } = await db
+          .query<{ ahead: number }>(
+            'count the questions ahead',
+            'SELECT COUNT(*)::int AS ahead FROM run_inbox WHERE key = $1 AND id < $2',
+            [key, place.id],
+          )
+          .catch(async (err: unknown) => {
+            await leave(place.id, lane);
+            throw err;
+          });
         if ((rows[0]?.ahead ?? 0) > limits.MAX_QUEUED_PER_CHANNEL) {
           await leave(place.id, lane);
           return { status: 'busy' } as QueueOutcome<T>;
