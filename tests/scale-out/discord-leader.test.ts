@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord-server.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { freePort } from '../helpers/free-port.js';
+import { createGate } from '../helpers/gate.js';
 import { type BotProcess, spawnBot } from '../helpers/spawn-bot.js';
 import { waitForHttp } from '../helpers/wait-for-http.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { dropSchema, freshSchema, postgresSuite, withSchema } from '../store/postgres-test-db.js';
+import { asAdmin, dropSchema, freshSchema, postgresSuite, withSchema } from '../store/postgres-test-db.js';
 
 const HOLDING = 'holding a Discord shard';
 
@@ -27,11 +28,13 @@ postgresSuite('Discord gateway leader on Postgres', (databaseUrl) => {
     let discord: FakeDiscord | undefined;
     let model: FakeOpenAI | undefined;
     let bots: BotProcess[] = [];
+    const held = createGate();
 
     afterEach(async () => {
       for (const bot of bots) if (bot.child.exitCode === null) bot.child.kill('SIGKILL');
       await Promise.all(bots.map((bot) => bot.exited));
       bots = [];
+      held.open();
       await model?.close();
       await discord?.close();
       if (schema) await dropSchema(databaseUrl, schema);
@@ -41,7 +44,13 @@ postgresSuite('Discord gateway leader on Postgres', (databaseUrl) => {
     async function startReplicas(count: number, env: Record<string, string> = {}) {
       schema = freshSchema();
       discord = await startFakeDiscord();
-      model = await startFakeOpenAI({ fallback: () => ({ content: 'Answered by the new holder.' }) });
+      // A question saying "hold" is answered only when the test says so (never, if its replica dies).
+      model = await startFakeOpenAI({
+        fallback: (request) =>
+          JSON.stringify(request.body.messages.at(-1)).includes('hold')
+            ? { content: 'Never shown.', until: held.promise }
+            : { content: 'Answered by the new holder.' },
+      });
       const bases: string[] = [];
       for (let i = 0; i < count; i++) {
         const port = await freePort();
@@ -87,6 +96,27 @@ postgresSuite('Discord gateway leader on Postgres', (databaseUrl) => {
       expect(discord.identifies).toHaveLength(1);
       expect(discord.sessions()).toBe(1);
 
+      // A question is being answered on the holder when it dies.
+      const interrupted = discord.sendMessage({
+        channelId: discord.channelId,
+        author: discord.user('alice'),
+        content: `<@${discord.bot.id}> hold this one`,
+        mentions: [discord.bot],
+      });
+      await model!.waitForRequests(1, 20_000);
+      const placeholder = () =>
+        discord.messages(discord.channelId).find((m) => m.message_reference?.message_id === interrupted.id);
+      await vi.waitFor(
+        async () => {
+          const placed = await asAdmin(databaseUrl, (c) =>
+            c.query(`SELECT 1 FROM "${schema}".run_inbox WHERE placeholder IS NOT NULL`),
+          );
+          expect(placed.rowCount).toBe(1);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      expect(placeholder()?.content).toBe('Thinking…');
+
       holder.child.kill('SIGKILL');
       await holder.exited;
       await waitUntil(() => discord.identifies.length === 2, {
@@ -94,6 +124,13 @@ postgresSuite('Discord gateway leader on Postgres', (databaseUrl) => {
         what: 'the standing-by replica to identify',
       });
       expect(follower.stderr()).toContain(HOLDING);
+      await waitUntil(() => placeholder()?.content !== 'Thinking…', {
+        timeoutMs: 30_000,
+        what: 'the interrupted answer’s placeholder to say so',
+      });
+      expect(placeholder()?.content).toBe(
+        '⚠️ My answer was interrupted before I could finish; please ask again.',
+      );
 
       // The new holder answers, once.
       const question = discord.sendMessage({

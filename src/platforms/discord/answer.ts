@@ -1,5 +1,6 @@
 import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
+import type { RunQueue } from '../../core/ports/run-queue.js';
 import { askAndRender } from '../shared/run-renderer.js';
 import { type AnswerSurface, createDiscordRenderer } from './render.js';
 
@@ -13,6 +14,8 @@ export interface DiscordContext {
   maxMessages: number;
   /** Aborted when the adapter stops and its grace period is over: runs still in flight are cancelled. */
   signal: AbortSignal;
+  /** Admits each message once and gives it its place in the shared line (several replicas). */
+  runs?: Pick<RunQueue, 'arrive'> | undefined;
 }
 
 /** Runs one question through the assistant and renders it on `surface` (below `header`, if any); never throws. */

@@ -20,7 +20,7 @@ export interface DiscordAdapter extends PlatformAdapter {
  * process down.
  */
 export function createDiscordAdapter(
-  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited'>,
+  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited' | 'runs'>,
   shard?: { id: number; count: number },
 ): DiscordAdapter {
   const { config, assistant } = deps;
@@ -33,6 +33,7 @@ export function createDiscordAdapter(
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
     maxMessages: config.ANSWER_MAX_MESSAGES,
     signal: work.signal,
+    runs: deps.runs,
   };
   let client: Client | undefined;
   const track = (what: string, handler: () => Promise<void>) => {

@@ -1,5 +1,8 @@
+import { REST } from 'discord.js';
 import { ConfigError } from '../../core/errors.js';
+import type { Interrupted } from '../../core/ports/run-queue.js';
 import type { ShardLeases } from '../shard-leases.js';
+import { WORDING } from '../shared/wording.js';
 import type { PlatformDeps } from '../types.js';
 import type { DiscordAdapter } from './create-discord-adapter.js';
 
@@ -13,7 +16,7 @@ export const SHARD_RETRY_MS = 3000;
  * takes its shards over within seconds. A replica holding no shard is still ready: it serves HTTP and waits.
  */
 export function createShardHolder(
-  deps: Pick<PlatformDeps, 'config' | 'logger'>,
+  deps: Pick<PlatformDeps, 'config' | 'logger' | 'runs'>,
   leases: ShardLeases,
   connect: (shard: { id: number; count: number }) => DiscordAdapter,
 ): DiscordAdapter {
@@ -23,6 +26,15 @@ export function createShardHolder(
   // Replicas start looking at different shards, so they do not all contend for shard 0 first.
   const offset = Math.floor(Math.random() * count);
   let timer: NodeJS.Timeout | undefined;
+  // Any replica may find a dead one's questions, holding a shard or not: it edits their placeholders over REST.
+  const rest = new REST({ api: deps.config.DISCORD_API_URL }).setToken(deps.config.DISCORD_TOKEN ?? '');
+  deps.runs?.onInterrupted('discord', async ({ where }: Interrupted) => {
+    const { channelId, messageId } = (where ?? {}) as { channelId?: unknown; messageId?: unknown };
+    if (typeof channelId !== 'string' || typeof messageId !== 'string') return;
+    await rest.patch(`/channels/${channelId}/messages/${messageId}`, {
+      body: { content: `⚠️ ${WORDING.interrupted}` },
+    });
+  });
   let stopped = false;
   let started = false;
 
