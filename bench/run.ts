@@ -16,6 +16,7 @@ const SCENARIOS = [
   'cold-start',
   'react-parser',
   'long-answer',
+  'prompt-cache',
   'scale-out',
 ] as const;
 

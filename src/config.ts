@@ -68,6 +68,10 @@ const schema = z.object({
   LLM_MAX_RETRIES: int(3, 0),
   LLM_TIMEOUT_MS: int(60_000),
   LLM_STREAM: bool(true),
+  LLM_PROMPT_CACHE_KEY: z
+    .enum(['auto', 'true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+    .default('auto')
+    .transform((v) => (v === 'auto' ? v : ['true', '1', 'yes', 'on'].includes(v))),
   SUMMARY_MODEL: optionalText,
 
   // Agent

@@ -20,6 +20,10 @@ export function coreOptionsFrom(
       maxRetries: config.LLM_MAX_RETRIES,
       timeoutMs: config.LLM_TIMEOUT_MS,
       stream: config.LLM_STREAM,
+      promptCacheKey:
+        config.LLM_PROMPT_CACHE_KEY === 'auto'
+          ? servesOpenAI(config.OPENAI_BASE_URL)
+          : config.LLM_PROMPT_CACHE_KEY,
     },
     summaryModel: config.SUMMARY_MODEL,
     agent: {
@@ -82,4 +86,9 @@ export function toolSettingsFrom(config: Config): ToolSettings {
       READ_FILE_DENY: config.READ_FILE_DENY,
     },
   };
+}
+
+/** Whether requests go to OpenAI's own API (no base URL, or api.openai.com), which accepts `prompt_cache_key`. */
+function servesOpenAI(baseURL: string | undefined): boolean {
+  return baseURL === undefined || new URL(baseURL).hostname === 'api.openai.com';
 }

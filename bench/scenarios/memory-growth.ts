@@ -1,18 +1,17 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
-import type { Assistant } from '../../src/core/assistant.js';
 import type { RecordedRequest, ScriptStep } from '../../tests/fakes/openai-server.js';
 import { startTestCore } from '../../tests/helpers/test-core.js';
 import { scriptedTurn } from '../support/chat-script.js';
+import { type PrefixFigures, prefixFigures } from '../support/prefix-share.js';
 import type { ScenarioOptions, ScenarioReport } from '../support/report.js';
+import { caughtUp, obedientSummary, PER_MESSAGE } from '../support/scripted-summary.js';
 import { round, since } from '../support/stats.js';
 
 const TURNS = 500;
 const CHECKPOINTS = [10, 100, 250, 500];
 const SETTINGS = { MEMORY_MAX_TOKENS: 2000, MEMORY_KEEP_TURNS: 4, MEMORY_SUMMARY_MAX_TOKENS: 600 };
-/** Tokens a chat message costs beyond its text, as OpenAI documents. */
-const PER_MESSAGE = 4;
 /** One summary in this many comes back too long, as real models sometimes do, to exercise re-compression. */
 const OVERSHOOT_EVERY = 10;
 
@@ -44,6 +43,7 @@ interface Drive {
   dbClosedBytes: number;
   historyBytes: number;
   elapsedMs: number;
+  prefix: PrefixFigures;
 }
 
 /**
@@ -93,6 +93,14 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
     `${d.answered}/${TURNS}`,
     `${round(d.elapsedMs / 1000, 1)} s`,
   ];
+  const pct = (x: number) => `${round(x * 100, 1)}%`;
+  const prefixRow = (label: string, d: Drive) => [
+    label,
+    pct(d.prefix.average),
+    `${pct(d.prefix.afterCompression.average)} (${d.prefix.afterCompression.count})`,
+    pct(d.prefix.afterCompression.min),
+    pct(d.prefix.others.min),
+  ];
   const summarise = (d: Drive) => ({
     checkpoints: CHECKPOINTS.map((n) => d.figures[n - 1]),
     worst: worstOf(d),
@@ -105,6 +113,7 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
     dbClosedBytes: d.dbClosedBytes,
     historyBytes: d.historyBytes,
     elapsedMs: round(d.elapsedMs, 0),
+    prefix: d.prefix,
   });
 
   return {
@@ -121,6 +130,17 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
           'whole history would be',
         ],
         rows: [...promptRows('paced', paced), ...promptRows('back to back', fast)],
+      },
+      {
+        title: 'Prefix share: each request against the one before it (what a prefix-caching server reuses)',
+        columns: [
+          'pace',
+          'average',
+          'after a compression (n)',
+          'after a compression, min',
+          'other turns, min',
+        ],
+        rows: [prefixRow('paced', paced), prefixRow('back to back', fast)],
       },
       {
         columns: [
@@ -195,6 +215,7 @@ async function drive(paced: boolean): Promise<Drive> {
   const key = 'bench:memory';
   const dbPath = join(bench.dir, 'thinkthread.db');
   const figures: PromptFigures[] = [];
+  const agentRequests: RecordedRequest[] = [];
   let historyTokens = 0;
   let historyBytes = 0;
   let answered = 0;
@@ -215,6 +236,7 @@ async function drive(paced: boolean): Promise<Drive> {
         .slice(seen)
         .find((r) => text(r.body.messages.at(-1)!).includes(`#${k} `));
       if (!request) throw new Error(`no model request for turn ${k}`);
+      agentRequests.push(request);
       const messages = request.body.messages;
       const toolTokens = request.body.tools ? countTokens(JSON.stringify(request.body.tools)) : 0;
       const fixed = tokens([messages[0]!, messages.at(-1)!]) + toolTokens;
@@ -230,7 +252,7 @@ async function drive(paced: boolean): Promise<Drive> {
       historyTokens +=
         countTokens(`[${turn.author}] ${turn.question}`) + countTokens(turn.answer) + 2 * PER_MESSAGE;
       historyBytes += Buffer.byteLength(turn.question) + Buffer.byteLength(turn.answer);
-      if (paced) await caughtUp(bench.core.assistant, key);
+      if (paced) await caughtUp(bench.core.assistant, key, SETTINGS.MEMORY_MAX_TOKENS);
     }
     dbLiveBytes = fileBytes(dbPath);
     await bench.core.close(); // waits for the last compression, closes the database
@@ -247,35 +269,8 @@ async function drive(paced: boolean): Promise<Drive> {
     dbClosedBytes,
     historyBytes,
     elapsedMs: since(started),
+    prefix: prefixFigures(agentRequests),
   };
-}
-
-/** Resolves once the stored turns are within MEMORY_MAX_TOKENS again (or after 2 s). */
-async function caughtUp(assistant: Assistant, key: string): Promise<void> {
-  const deadline = performance.now() + 2000;
-  while (performance.now() < deadline) {
-    const report = await assistant.memory(key);
-    const summary = report.summary
-      ? countTokens(`Summary of the earlier conversation:\n${report.summary}`) + PER_MESSAGE
-      : 0;
-    if (report.tokens - summary <= SETTINGS.MEMORY_MAX_TOKENS) return;
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-}
-
-/** A summary that keeps the newest facts within `maxWords` words, as an obedient model would. */
-function obedientSummary(prompt: string, maxWords: number): string {
-  const facts = [...prompt.matchAll(/\[(\w+)\] #(\d+) ((?:\w+ ){4})/g)].map(
-    ([, author, k, start]) => `${author} asked (#${k}) about ${start?.trim()}, and got an answer.`,
-  );
-  const previous =
-    /Previous summary:\n([\s\S]*?)\n\nNew part/.exec(prompt)?.[1] ??
-    /Summary:\n([\s\S]*)$/.exec(prompt)?.[1] ??
-    '';
-  const words = `${previous === '(none yet)' ? '' : previous} ${facts.join(' ')}`
-    .split(/\s+/)
-    .filter(Boolean);
-  return words.slice(-maxWords).join(' ') || 'Nothing to remember yet.';
 }
 
 function fileBytes(path: string): number {

@@ -40,3 +40,13 @@ export function scriptedTurn(k: number): { author: string; question: string; ans
     answer: `Answer #${k}: ${parts.join(' ')}`,
   };
 }
+
+/** Turn `k` of a quick terminal chat: a short question (tagged `#k`) and a short answer. */
+export function shortTurn(k: number): { author: string; question: string; answer: string } {
+  const next = generator(k * 104_729 + 7);
+  return {
+    author: AUTHORS[k % AUTHORS.length]!,
+    question: `#${k} ${sentence(next, 6 + Math.floor(next() * 8))}?`,
+    answer: `Answer #${k}: ${sentence(next, 10 + Math.floor(next() * 12))}. ${sentence(next, 8 + Math.floor(next() * 10))}.`,
+  };
+}

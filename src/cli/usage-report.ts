@@ -26,12 +26,22 @@ const COLUMNS = [
   ['limited', 'limited'],
   ['model calls', 'model_calls'],
   ['prompt tokens', 'prompt_tokens'],
+  ['of which cached', 'cached_prompt_tokens'],
   ['completion tokens', 'completion_tokens'],
   ['total tokens', 'total_tokens'],
 ] as const;
 
 function numbers(t: UsageTotals): number[] {
-  return [t.questions, t.refused, t.limited, t.modelCalls, t.promptTokens, t.completionTokens, tokensOf(t)];
+  return [
+    t.questions,
+    t.refused,
+    t.limited,
+    t.modelCalls,
+    t.promptTokens,
+    t.cachedTokens,
+    t.completionTokens,
+    tokensOf(t),
+  ];
 }
 
 /** The report as an aligned text table, with the total as its last row. */
@@ -94,6 +104,7 @@ export function remainder(
     rest.modelCalls -= g.modelCalls;
     rest.promptTokens -= g.promptTokens;
     rest.completionTokens -= g.completionTokens;
+    rest.cachedTokens -= g.cachedTokens;
   }
   return numbers(rest).some((n) => n !== 0) ? rest : undefined;
 }

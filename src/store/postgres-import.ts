@@ -64,13 +64,13 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
       const inserted = await db.query(
         'copy usage records',
         `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
-           completion_tokens, tools, duration_ms, imported_from)
+           completion_tokens, cached_tokens, tools, duration_ms, imported_from)
          SELECT at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
-                completion_tokens, tools::jsonb, duration_ms, imported_from
+                completion_tokens, cached_tokens, tools::jsonb, duration_ms, imported_from
            FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::int[], $9::int[], $10::int[], $11::text[], $12::int[], $13::text[])
+                       $8::int[], $9::int[], $10::int[], $11::int[], $12::text[], $13::int[], $14::text[])
                 WITH ORDINALITY AS t(at, platform, key, user_id, model, protocol, outcome, model_calls,
-                  prompt_tokens, completion_tokens, tools, duration_ms, imported_from, n)
+                  prompt_tokens, completion_tokens, cached_tokens, tools, duration_ms, imported_from, n)
           ORDER BY n
          ON CONFLICT (imported_from) DO NOTHING`,
         [
@@ -84,6 +84,7 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
           column('model_calls'),
           column('prompt_tokens'),
           column('completion_tokens'),
+          column('cached_tokens'),
           column('tools'),
           column('duration_ms'),
           column('imported_from'),

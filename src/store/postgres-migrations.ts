@@ -49,7 +49,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX usage_by_user ON usage (user_id, at);
   CREATE INDEX usage_by_key ON usage (key, at);
   `,
-  // 2: the line of questions shared by replicas. A delivery id is admitted once (Slack retries); each
+  `
+  ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+  `,
+  // 3: the line of questions shared by replicas. A delivery id is admitted once (Slack retries); each
   // question waits in run_inbox, in id order per key, until it has run; `owner` is the replica's liveness lock.
   `
   CREATE TABLE run_deliveries (

@@ -18,7 +18,7 @@ import { mergeByDay, orderTotals } from './usage-totals.js';
 
 const TAKEN = "outcome IN ('pending', 'answered', 'failed', 'cancelled')";
 const COLUMNS = `id, at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
-  completion_tokens, tools::text AS tools, duration_ms`;
+  completion_tokens, cached_tokens, tools::text AS tools, duration_ms`;
 // $1..$4: since, until, userId, key.
 const FILTER =
   'at >= $1 AND at < $2 AND ($3::text IS NULL OR user_id = $3) AND ($4::text IS NULL OR key = $4)';
@@ -27,13 +27,14 @@ const SUMS = `COUNT(*) FILTER (WHERE ${TAKEN}) AS questions,
   COUNT(*) FILTER (WHERE outcome = 'limited') AS limited,
   COALESCE(SUM(model_calls), 0) AS "modelCalls",
   COALESCE(SUM(prompt_tokens), 0) AS "promptTokens",
-  COALESCE(SUM(completion_tokens), 0) AS "completionTokens"`;
+  COALESCE(SUM(completion_tokens), 0) AS "completionTokens",
+  COALESCE(SUM(cached_tokens), 0) AS "cachedTokens"`;
 // Floored (not truncated) so that times before 1970 land in the right quarter hour too.
 const QUARTER = `at - ((at % ${QUARTER_HOUR_MS}) + ${QUARTER_HOUR_MS}) % ${QUARTER_HOUR_MS}`;
 const GROUPS = { user: 'user_id', key: 'key', day: QUARTER, none: "'all'" } as const;
 const INSERT = `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
-    completion_tokens, tools, duration_ms)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12) RETURNING id`;
+    completion_tokens, cached_tokens, tools, duration_ms)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13) RETURNING id`;
 
 interface TotalsRow extends Omit<UsageTotals, 'group'> {
   grp: string | number;
@@ -65,6 +66,7 @@ const insertParams = (row: Omit<UsageRow, 'id'>) => [
   row.model_calls,
   row.prompt_tokens,
   row.completion_tokens,
+  row.cached_tokens,
   row.tools,
   row.duration_ms,
 ];
@@ -150,13 +152,14 @@ export function postgresUsage(db: PostgresDb): UsageStore {
       await db.transaction('complete a usage record', async (sql) => {
         const updated = await sql(
           `UPDATE usage SET outcome = $1, model_calls = $2, prompt_tokens = $3, completion_tokens = $4,
-             tools = $5::jsonb, duration_ms = $6
-           WHERE id = $7 AND outcome = 'pending'`,
+             cached_tokens = $5, tools = $6::jsonb, duration_ms = $7
+           WHERE id = $8 AND outcome = 'pending'`,
           [
             spent.outcome,
             spent.model_calls,
             spent.prompt_tokens,
             spent.completion_tokens,
+            spent.cached_tokens,
             spent.tools,
             spent.duration_ms,
             id,

@@ -46,6 +46,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX usage_by_user ON usage (user_id, at);
   CREATE INDEX usage_by_key ON usage (key, at);
   `,
+  `
+  ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

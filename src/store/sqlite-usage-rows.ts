@@ -13,6 +13,7 @@ export interface UsageRow {
   model_calls: number;
   prompt_tokens: number;
   completion_tokens: number;
+  cached_tokens: number;
   tools: string;
   duration_ms: number;
 }
@@ -20,7 +21,13 @@ export interface UsageRow {
 /** The columns a finished run fills in. */
 export type SpentColumns = Pick<
   UsageRow,
-  'outcome' | 'model_calls' | 'prompt_tokens' | 'completion_tokens' | 'tools' | 'duration_ms'
+  | 'outcome'
+  | 'model_calls'
+  | 'prompt_tokens'
+  | 'completion_tokens'
+  | 'cached_tokens'
+  | 'tools'
+  | 'duration_ms'
 >;
 
 /** What a record that spent nothing (a limited ask, a pending question) stores. */
@@ -29,6 +36,7 @@ export const nothingSpent = (outcome: UsageOutcome) => ({
   modelCalls: 0,
   promptTokens: 0,
   completionTokens: 0,
+  cachedTokens: 0,
   tools: {},
   durationMs: 0,
 });
@@ -40,6 +48,7 @@ export function spentOf(r: Omit<UsageResult, 'outcome'> & { outcome: UsageOutcom
     model_calls: r.modelCalls,
     prompt_tokens: r.promptTokens,
     completion_tokens: r.completionTokens,
+    cached_tokens: r.cachedTokens,
     tools: JSON.stringify(r.tools),
     duration_ms: r.durationMs,
   };
@@ -72,6 +81,7 @@ export function recordOf(row: UsageRow): StoredUsageRecord {
     modelCalls: row.model_calls,
     promptTokens: row.prompt_tokens,
     completionTokens: row.completion_tokens,
+    cachedTokens: row.cached_tokens,
     tools: JSON.parse(row.tools) as Record<string, number>,
     durationMs: row.duration_ms,
   };

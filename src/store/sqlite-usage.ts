@@ -56,7 +56,8 @@ const SUMS = `COALESCE(SUM(${TAKEN}), 0) AS questions,
   COALESCE(SUM(outcome = 'limited'), 0) AS limited,
   COALESCE(SUM(model_calls), 0) AS modelCalls,
   COALESCE(SUM(prompt_tokens), 0) AS promptTokens,
-  COALESCE(SUM(completion_tokens), 0) AS completionTokens`;
+  COALESCE(SUM(completion_tokens), 0) AS completionTokens,
+  COALESCE(SUM(cached_tokens), 0) AS cachedTokens`;
 // Floored (not truncated) so that times before 1970 land in the right quarter hour too.
 const QUARTER = `at - ((at % ${QUARTER_HOUR_MS}) + ${QUARTER_HOUR_MS}) % ${QUARTER_HOUR_MS}`;
 const GROUPS = { user: 'user_id', key: 'key', day: QUARTER, none: "'all'" } as const;
@@ -83,13 +84,14 @@ export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
   );
   const insert = db.prepare<[Omit<UsageRow, 'id'>]>(
     `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
-       completion_tokens, tools, duration_ms)
+       completion_tokens, cached_tokens, tools, duration_ms)
      VALUES (@at, @platform, @key, @user_id, @model, @protocol, @outcome, @model_calls, @prompt_tokens,
-       @completion_tokens, @tools, @duration_ms)`,
+       @completion_tokens, @cached_tokens, @tools, @duration_ms)`,
   );
   const finish = db.prepare<[SpentColumns & { id: number }]>(
     `UPDATE usage SET outcome = @outcome, model_calls = @model_calls, prompt_tokens = @prompt_tokens,
-       completion_tokens = @completion_tokens, tools = @tools, duration_ms = @duration_ms
+       completion_tokens = @completion_tokens, cached_tokens = @cached_tokens, tools = @tools,
+       duration_ms = @duration_ms
      WHERE id = @id AND outcome = 'pending'`,
   );
   const selectOutcome = db.prepare<[number], { outcome: UsageOutcome }>(

@@ -19,6 +19,7 @@ export function mergeByDay(groups: readonly UsageTotals[], timeZone: string): Us
       modelCalls: seen.modelCalls + g.modelCalls,
       promptTokens: seen.promptTokens + g.promptTokens,
       completionTokens: seen.completionTokens + g.completionTokens,
+      cachedTokens: seen.cachedTokens + g.cachedTokens,
     });
   }
   return [...days.values()];

@@ -61,6 +61,7 @@ async function fill(store: Store): Promise<void> {
     modelCalls: 2,
     promptTokens: 100,
     completionTokens: 20,
+    cachedTokens: 40,
     tools: { calculator: 1 },
     durationMs: 900,
   };

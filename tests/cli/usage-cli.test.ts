@@ -19,6 +19,7 @@ const record = (iso: string, over: Partial<UsageRecord> = {}): UsageRecord => ({
   modelCalls: 2,
   promptTokens: 1000,
   completionTokens: 200,
+  cachedTokens: 0,
   tools: {},
   durationMs: 900,
   ...over,
@@ -40,7 +41,12 @@ describe('npm run usage', { timeout: 60_000 }, () => {
     // March 2026 in Berlin, which switches to summer time on the 29th; the records are at local 00:30 on
     // the 28th, 23:30 on the 28th, 00:30 on the 29th, 23:30 on the 29th and 00:30 on the 30th.
     await store.record(
-      record('2026-03-27T23:30:00Z', { promptTokens: 5000, completionTokens: 1000, modelCalls: 3 }),
+      record('2026-03-27T23:30:00Z', {
+        promptTokens: 5000,
+        cachedTokens: 4000,
+        completionTokens: 1000,
+        modelCalls: 3,
+      }),
     );
     await store.record(
       record('2026-03-28T22:30:00Z', { userId: 'U02', key: 'slack:T1:C9', platform: 'slack' }),
@@ -106,13 +112,13 @@ describe('npm run usage', { timeout: 60_000 }, () => {
         [
           'Usage from 2026-03-28 to 2026-03-30 (Europe/Berlin), by user',
           '',
-          'user                questions  refused  limited  model calls  prompt tokens  completion tokens  total tokens  est. cost (USD)',
-          '------------------  ---------  -------  -------  -----------  -------------  -----------------  ------------  ---------------',
-          '1001                        1        0        1            3          5,000              1,000         6,000            $0.02',
-          'U02                         1        1        0            2          1,000                200         1,200            $0.00',
-          '(memory summaries)          0        0        0            1            300                 60           360            $0.00',
-          '------------------  ---------  -------  -------  -----------  -------------  -----------------  ------------  ---------------',
-          'total                       2        1        1            6          6,300              1,260         7,560            $0.03',
+          'user                questions  refused  limited  model calls  prompt tokens  of which cached  completion tokens  total tokens  est. cost (USD)',
+          '------------------  ---------  -------  -------  -----------  -------------  ---------------  -----------------  ------------  ---------------',
+          '1001                        1        0        1            3          5,000            4,000              1,000         6,000            $0.02',
+          'U02                         1        1        0            2          1,000                0                200         1,200            $0.00',
+          '(memory summaries)          0        0        0            1            300                0                 60           360            $0.00',
+          '------------------  ---------  -------  -------  -----------  -------------  ---------------  -----------------  ------------  ---------------',
+          'total                       2        1        1            6          6,300            4,000              1,260         7,560            $0.03',
           '',
         ].join('\n'),
       );
@@ -126,11 +132,11 @@ describe('npm run usage', { timeout: 60_000 }, () => {
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toBe(
       [
-        'channel,questions,refused,limited,model_calls,prompt_tokens,completion_tokens,total_tokens',
-        'discord:g1:c1,1,0,0,4,5300,1060,6360',
-        'slack:T1:C9,1,1,0,2,1000,200,1200',
-        '"weird,""key""",0,0,1,0,0,0,0',
-        'total,2,1,1,6,6300,1260,7560',
+        'channel,questions,refused,limited,model_calls,prompt_tokens,cached_prompt_tokens,completion_tokens,total_tokens',
+        'discord:g1:c1,1,0,0,4,5300,4000,1060,6360',
+        'slack:T1:C9,1,1,0,2,1000,0,200,1200',
+        '"weird,""key""",0,0,1,0,0,0,0,0',
+        'total,2,1,1,6,6300,4000,1260,7560',
         '',
       ].join('\r\n'),
     );
@@ -170,11 +176,11 @@ describe('npm run usage', { timeout: 60_000 }, () => {
       usage(['--csv'], { ...env, ...BERLIN }, dir),
       usage(['--since', '2020-01-01', '--until', '2020-01-31'], { ...env, ...BERLIN }, dir),
     ]);
-    expect(current.stdout).toMatch(/\r\nNOW,1,0,0,1,7,3,10\r\ntotal,1,0,0,1,7,3,10\r\n$/);
+    expect(current.stdout).toMatch(/\r\nNOW,1,0,0,1,7,0,3,10\r\ntotal,1,0,0,1,7,0,3,10\r\n$/);
     expect(empty.code).toBe(0);
     expect(empty.stdout).toMatch(/^Usage from 2020-01-01 to 2020-01-31 \(Europe\/Berlin\), by user\n\nuser /);
     expect(empty.stdout.trimEnd().split('\n').slice(-2)[0]).toMatch(/^-----/);
-    expect(empty.stdout.trimEnd().split('\n').at(-1)).toMatch(/^total\s+0\s+0\s+0\s+0\s+0\s+0\s+0$/);
+    expect(empty.stdout.trimEnd().split('\n').at(-1)).toMatch(/^total\s+0\s+0\s+0\s+0\s+0\s+0\s+0\s+0$/);
   });
 
   it('answers bad arguments with one line of usage on stderr and exit code 2', async () => {

@@ -160,10 +160,13 @@ export function adapterContract(name: string, createHarness: HarnessFactory, opt
 
     it('shows the asker’s and the channel’s usage with /usage', async () => {
       g = await createHarness();
-      g.model.script({ content: 'Counted.', usage: { prompt_tokens: 120, completion_tokens: 30 } });
+      g.model.script({
+        content: 'Counted.',
+        usage: { prompt_tokens: 120, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 90 } },
+      });
       await g.ask('count me');
       const report = await g.usage();
-      expect(report).toMatch(/You today: 1 question, 150 tokens/);
+      expect(report).toMatch(/You today: 1 question, 150 tokens \(75% of prompt tokens cached\)/);
       expect(report).toMatch(/This channel this month: 1 question, 150 tokens/);
     });
 

@@ -31,6 +31,7 @@ const result = (over: Partial<UsageResult> = {}): UsageResult => ({
   modelCalls: 2,
   promptTokens: 100,
   completionTokens: 20,
+  cachedTokens: 0,
   tools: { calculator: 1 },
   durationMs: 1500,
   ...over,
@@ -196,6 +197,7 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
             modelCalls: 0,
             promptTokens: 0,
             completionTokens: 0,
+            cachedTokens: 0,
             tools: {},
             durationMs: 0,
           },
@@ -289,10 +291,9 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
       it('completes a pending record once with what the run spent', async () => {
         const [a] = await admitMany(1, T);
         const id = (a as { id: number }).id;
-        await store.complete(id, result({ tools: { web_search: 2, calculator: 1 } }));
-        expect(await store.records({ since: T, until: T + 1 })).toEqual([
-          { ...start(T), id, ...result({ tools: { web_search: 2, calculator: 1 } }) },
-        ]);
+        const spent = result({ cachedTokens: 64, tools: { web_search: 2, calculator: 1 } });
+        await store.complete(id, spent);
+        expect(await store.records({ since: T, until: T + 1 })).toEqual([{ ...start(T), id, ...spent }]);
         await expect(store.complete(id, result({ outcome: 'failed' }))).rejects.toBeInstanceOf(StorageError);
         expect((await store.records({ since: T, until: T + 1 }))[0]?.outcome).toBe('answered');
       });
@@ -328,7 +329,14 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
     describe('totals', () => {
       const fillMixed = async () => {
         await store.record(
-          record(T, { userId: 'u1', key: 'k1', promptTokens: 100, completionTokens: 10, modelCalls: 2 }),
+          record(T, {
+            userId: 'u1',
+            key: 'k1',
+            promptTokens: 100,
+            completionTokens: 10,
+            cachedTokens: 80,
+            modelCalls: 2,
+          }),
         );
         await store.record(
           record(T + 1, {
@@ -341,7 +349,14 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
           }),
         );
         await store.record(
-          record(T + 2, { userId: 'u2', key: 'k1', promptTokens: 300, completionTokens: 30, modelCalls: 3 }),
+          record(T + 2, {
+            userId: 'u2',
+            key: 'k1',
+            promptTokens: 300,
+            completionTokens: 30,
+            cachedTokens: 200,
+            modelCalls: 3,
+          }),
         );
         await store.record(record(T + 3, { userId: 'u2', key: 'k1', outcome: 'refused', ...nothingSpent }));
         await store.record(
@@ -357,7 +372,13 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
         await admitMany(1, T + 5, { userId: 'u3', key: 'k3' });
         await store.admit(start(T + 6, { userId: 'u3', key: 'k3' }), rules([rate(1, { userId: 'u3' })]));
       };
-      const nothingSpent = { modelCalls: 0, promptTokens: 0, completionTokens: 0, tools: {} };
+      const nothingSpent = {
+        modelCalls: 0,
+        promptTokens: 0,
+        completionTokens: 0,
+        cachedTokens: 0,
+        tools: {},
+      };
       const zero = {
         questions: 0,
         refused: 0,
@@ -365,13 +386,22 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
         modelCalls: 0,
         promptTokens: 0,
         completionTokens: 0,
+        cachedTokens: 0,
       };
       const period = { since: T, until: T + MINUTE };
 
       it('groups by user, leaving out records without one', async () => {
         await fillMixed();
         expect(await store.totals({ ...period, by: 'user' })).toEqual([
-          { ...zero, group: 'u1', questions: 2, modelCalls: 3, promptTokens: 150, completionTokens: 10 },
+          {
+            ...zero,
+            group: 'u1',
+            questions: 2,
+            modelCalls: 3,
+            promptTokens: 150,
+            completionTokens: 10,
+            cachedTokens: 80,
+          },
           {
             ...zero,
             group: 'u2',
@@ -380,6 +410,7 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
             modelCalls: 3,
             promptTokens: 300,
             completionTokens: 30,
+            cachedTokens: 200,
           },
           { ...zero, group: 'u3', questions: 1, limited: 1 },
         ]);
@@ -396,6 +427,7 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
             modelCalls: 6,
             promptTokens: 440,
             completionTokens: 45,
+            cachedTokens: 280,
           },
           { ...zero, group: 'k2', questions: 1, modelCalls: 1, promptTokens: 50 },
           { ...zero, group: 'k3', questions: 1, limited: 1 },
@@ -413,10 +445,19 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
             modelCalls: 7,
             promptTokens: 490,
             completionTokens: 45,
+            cachedTokens: 280,
           },
         ]);
         expect(await store.totals({ ...period, by: 'none', userId: 'u1', key: 'k1' })).toEqual([
-          { ...zero, group: 'all', questions: 1, modelCalls: 2, promptTokens: 100, completionTokens: 10 },
+          {
+            ...zero,
+            group: 'all',
+            questions: 1,
+            modelCalls: 2,
+            promptTokens: 100,
+            completionTokens: 10,
+            cachedTokens: 80,
+          },
         ]);
         expect(await store.totals({ since: T + 1, until: T + 2, by: 'none' })).toEqual([
           { ...zero, group: 'all', questions: 1, modelCalls: 1, promptTokens: 50 },

@@ -14,7 +14,13 @@ export type ScriptStep =
   | {
       content?: string | null;
       toolCalls?: ScriptedToolCall[];
-      usage?: { prompt_tokens: number; completion_tokens: number };
+      /** Usage figures to report; the cache fields as OpenAI (`prompt_tokens_details`) or DeepSeek report them. */
+      usage?: {
+        prompt_tokens: number;
+        completion_tokens: number;
+        prompt_tokens_details?: { cached_tokens: number };
+        prompt_cache_hit_tokens?: number;
+      };
       finishReason?: string;
       /** Milliseconds to wait before answering. */
       delayMs?: number;
@@ -145,6 +151,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
+      ...(step.usage?.prompt_tokens_details
+        ? { prompt_tokens_details: step.usage.prompt_tokens_details }
+        : {}),
+      ...(step.usage?.prompt_cache_hit_tokens !== undefined
+        ? { prompt_cache_hit_tokens: step.usage.prompt_cache_hit_tokens }
+        : {}),
     };
     const finishReason = step.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
     const id = `chatcmpl-${++callCounter}`;

@@ -92,7 +92,13 @@ export function createAgent(deps: AgentDeps): Agent {
       const stop = firstStop(stopConditions, { step, usage });
       const last = stop !== undefined;
       if (last && step > 1) messages.push(protocol.finalStep());
-      const { decision, usage: spent } = await protocol.decide(messages, { step, last, signal, emit });
+      const { decision, usage: spent } = await protocol.decide(messages, {
+        step,
+        last,
+        signal,
+        emit,
+        cacheKey: input.cacheKey,
+      });
       addUsage(usage, spent);
       emit({ type: 'usage', step, usage: { ...spent } });
 

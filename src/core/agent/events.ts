@@ -5,6 +5,8 @@ export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Of the prompt tokens, how many the server took from its prompt cache (when it says). */
+  cachedTokens?: number;
 }
 
 /** Why an answer is incomplete: the model's length limit, or ANSWER_MAX_CHARS cut it. */

@@ -17,6 +17,8 @@ export interface StepOptions {
   last: boolean;
   signal: AbortSignal;
   emit: AgentEventHandler;
+  /** The conversation's prompt-cache key, passed on to the model. */
+  cacheKey?: string | undefined;
 }
 
 /** One way of talking to the model: native function calling, or the ReAct text format. */

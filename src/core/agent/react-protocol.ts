@@ -23,13 +23,14 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
     systemPrompt: (date) =>
       renderPrompt(system, { date, tools: toolList || '(none)', tool_names: toolNames }, 'system-react'),
 
-    async decide(messages, { step, last, signal, emit }) {
+    async decide(messages, { step, last, signal, emit, cacheKey }) {
       const stream = createAnswerStream(emit, finalAnswerStart);
       const completion = await model.complete({
         messages,
         stop: [OBSERVATION_STOP],
         signal,
         onTextDelta: stream.push,
+        ...(cacheKey ? { cacheKey } : {}),
       });
       const usage = completion.usage;
       const cut = completion.finishReason === 'length';

@@ -22,13 +22,14 @@ export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], pr
   return {
     systemPrompt: (date) => renderPrompt(system, { date, tool_names: toolNames }, 'system-tools'),
 
-    async decide(messages, { last, signal, emit }) {
+    async decide(messages, { last, signal, emit, cacheKey }) {
       const stream = createAnswerStream(emit, (text) => (last || text.length >= HOLD_CHARS ? 0 : -1));
       const completion = await model.complete({
         messages,
         ...(specs.length ? { tools: specs, toolChoice: last ? 'none' : 'auto' } : {}),
         signal,
         onTextDelta: stream.push,
+        ...(cacheKey ? { cacheKey } : {}),
       });
       const content = completion.content.trim();
       const usage = completion.usage;

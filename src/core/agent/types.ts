@@ -9,6 +9,8 @@ export interface RunInput {
   /** The channel's summary and recent turns (empty for a fresh channel). */
   context: ConversationContext;
   signal?: AbortSignal;
+  /** Groups this conversation's model requests for the server's prompt cache (no user text, no IDs). */
+  cacheKey?: string | undefined;
 }
 
 /** Runs the ReAct loop; never throws for model or tool failures, it reports them as events and a result. */

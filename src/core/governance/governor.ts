@@ -86,7 +86,14 @@ export function createGovernor(deps: GovernorDeps): Governor {
     model: deps.model,
     protocol: deps.protocol,
   });
-  const nothingSpent = { modelCalls: 0, promptTokens: 0, completionTokens: 0, tools: {}, durationMs: 0 };
+  const nothingSpent = {
+    modelCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    cachedTokens: 0,
+    tools: {},
+    durationMs: 0,
+  };
 
   const rules = (asker: Asker, key: string, at: number) => {
     const { limits } = settings;
@@ -151,6 +158,7 @@ export function createGovernor(deps: GovernorDeps): Governor {
         modelCalls: 1,
         promptTokens: spent.promptTokens,
         completionTokens: spent.completionTokens,
+        cachedTokens: spent.cachedTokens ?? 0,
         tools: {},
         durationMs: 0,
       });

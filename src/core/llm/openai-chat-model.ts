@@ -21,6 +21,8 @@ export interface OpenAIChatModelOptions {
   maxRetries: number;
   timeoutMs: number;
   stream: boolean;
+  /** Sends each request's `cacheKey` as `prompt_cache_key` (servers that reject unknown fields must not get it). */
+  promptCacheKey?: boolean | undefined;
 }
 
 /** A ChatModel over any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, DeepSeek, Qwen…). */
@@ -50,6 +52,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       }
       if (request.stop?.length) params.stop = [...request.stop];
       if (request.maxTokens) params.max_tokens = request.maxTokens;
+      if (options.promptCacheKey && request.cacheKey) params.prompt_cache_key = request.cacheKey;
       try {
         if (options.stream) return await streamed(client, params, request, options.timeoutMs);
         const call = linkedSignal(request.signal);
@@ -171,10 +174,24 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
   }
 }
 
-function toUsage(usage: { prompt_tokens: number; completion_tokens: number } | null | undefined): TokenUsage {
+/** Usage as servers report it: OpenAI's `prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`. */
+interface ReportedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number | null } | null;
+  prompt_cache_hit_tokens?: number | null;
+}
+
+function toUsage(usage: ReportedUsage | null | undefined): TokenUsage {
   const promptTokens = usage?.prompt_tokens ?? 0;
   const completionTokens = usage?.completion_tokens ?? 0;
-  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens };
+  const cached = usage?.prompt_tokens_details?.cached_tokens ?? usage?.prompt_cache_hit_tokens;
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens + completionTokens,
+    ...(typeof cached === 'number' && cached > 0 ? { cachedTokens: Math.min(cached, promptTokens) } : {}),
+  };
 }
 
 /** Where requests go, as error messages name it: never credentials, never a query string. */

@@ -32,6 +32,8 @@ export interface CompletionRequest {
   /** Called with each piece of assistant text as it streams in. */
   onTextDelta?: (text: string) => void;
   maxTokens?: number;
+  /** Groups requests that share a prompt prefix (a conversation), so the server routes them to the same cache. */
+  cacheKey?: string;
 }
 
 /** What the model answered. */

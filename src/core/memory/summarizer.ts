@@ -28,12 +28,23 @@ export interface SummarizerDeps {
   logger?: Logger | undefined;
 }
 
-/** Summarises with one call to prompts/summary.md, and a second to prompts/summary-compress.md if it ran long. */
+/** A new part of the summary is written in at most this share of MEMORY_SUMMARY_MAX_TOKENS. */
+export const PART_SHARE = 0.15;
+/** A rewrite brings the whole summary down to this share of MEMORY_SUMMARY_MAX_TOKENS, so the next is a while off. */
+export const REWRITE_SHARE = 0.4;
+/** Models count words, not tokens; English runs about 0.75 words a token, and headroom helps. */
+const WORDS_PER_TOKEN = 0.6;
+
+/**
+ * Summarises the folded turns into a new part appended to the previous summary (prompts/summary.md), so the
+ * summary already sent stays a stable prompt prefix that servers can cache. Only when the parts outgrow
+ * MEMORY_SUMMARY_MAX_TOKENS is the whole summary rewritten, to half of that (prompts/summary-compress.md).
+ */
 export function createSummarizer(deps: SummarizerDeps): Summarizer {
   const foldTemplate = getPrompt(deps.prompts, 'summary');
   const compressTemplate = getPrompt(deps.prompts, 'summary-compress');
-  // Models count words, not tokens; English runs about 0.75 words a token, and headroom helps.
-  const maxWords = String(Math.max(10, Math.floor(deps.maxTokens * 0.6)));
+  const wordsFor = (share: number) =>
+    String(Math.max(10, Math.floor(deps.maxTokens * share * WORDS_PER_TOKEN)));
 
   async function ask(
     content: string,
@@ -50,33 +61,42 @@ export function createSummarizer(deps: SummarizerDeps): Summarizer {
 
   return {
     async summarize({ previous, turns }, signal, onUsage) {
-      const prompt = renderPrompt(
-        foldTemplate,
-        {
-          previous_summary: previous?.trim() || '(none yet)',
-          conversation: formatTranscript(turns),
-          max_words: maxWords,
-          max_tokens: String(deps.maxTokens),
-        },
-        'prompts/summary',
+      const before = previous?.trim();
+      const part = await ask(
+        renderPrompt(
+          foldTemplate,
+          {
+            previous_summary: before || '(none yet)',
+            conversation: formatTranscript(turns),
+            max_words: wordsFor(PART_SHARE),
+            max_tokens: String(Math.floor(deps.maxTokens * PART_SHARE)),
+          },
+          'prompts/summary',
+        ),
+        signal,
+        onUsage,
       );
-      let summary = await ask(prompt, signal, onUsage);
+      const summary = before ? `${before}\n\n${part}` : part;
       if (countTokens(summary) <= deps.maxTokens) return summary;
-      summary = await ask(
+      const rewritten = await ask(
         renderPrompt(
           compressTemplate,
-          { summary, max_words: maxWords, max_tokens: String(deps.maxTokens) },
+          {
+            summary,
+            max_words: wordsFor(REWRITE_SHARE),
+            max_tokens: String(Math.floor(deps.maxTokens * REWRITE_SHARE)),
+          },
           'prompts/summary-compress',
         ),
         signal,
         onUsage,
       );
-      if (countTokens(summary) <= deps.maxTokens) return summary;
+      if (countTokens(rewritten) <= deps.maxTokens) return rewritten;
       deps.logger?.warn(
-        { tokens: countTokens(summary), max: deps.maxTokens },
-        'summary still over MEMORY_SUMMARY_MAX_TOKENS after re-compression; truncating it',
+        { tokens: countTokens(rewritten), max: deps.maxTokens },
+        'summary still over MEMORY_SUMMARY_MAX_TOKENS after a rewrite; truncating it',
       );
-      return truncateToTokens(summary, deps.maxTokens);
+      return truncateToTokens(rewritten, deps.maxTokens);
     },
   };
 }

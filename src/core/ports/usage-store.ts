@@ -29,6 +29,8 @@ export interface UsageResult {
   modelCalls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt tokens, those the model's server read from its prompt cache (0 when it does not say). */
+  cachedTokens: number;
   /** Tool calls by tool name. */
   tools: Record<string, number>;
   durationMs: number;
@@ -44,6 +46,7 @@ export interface StoredUsageRecord extends UsageStart {
   modelCalls: number;
   promptTokens: number;
   completionTokens: number;
+  cachedTokens: number;
   tools: Record<string, number>;
   durationMs: number;
 }
@@ -107,6 +110,8 @@ export interface UsageTotals {
   modelCalls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens served from the model server's cache. */
+  cachedTokens: number;
 }
 
 /** The totals of no records at all. */
@@ -117,6 +122,7 @@ export const NO_USAGE: Omit<UsageTotals, 'group'> = {
   modelCalls: 0,
   promptTokens: 0,
   completionTokens: 0,
+  cachedTokens: 0,
 };
 
 /**

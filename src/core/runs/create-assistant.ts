@@ -10,6 +10,7 @@ import type { RunObservation, RunObserver } from '../ports/run-observer.js';
 import type { RunQueue } from '../ports/run-queue.js';
 import type { ToolSource } from '../ports/tool-source.js';
 import type { UsageResult } from '../ports/usage-store.js';
+import { promptCacheKey } from './prompt-cache-key.js';
 import { createRunMeter } from './run-meter.js';
 import { createRunQueue, type RunQueueLimits } from './run-queue.js';
 
@@ -82,7 +83,10 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     }
     let result: RunResult;
     try {
-      result = await agent.run({ message: text, author, context, signal }, onEvent);
+      result = await agent.run(
+        { message: text, author, context, signal, cacheKey: promptCacheKey(key) },
+        onEvent,
+      );
     } catch (err) {
       // The agent promises not to throw; if it does anyway, the channel keeps going.
       logger?.error({ key, err }, 'agent run threw');

@@ -14,6 +14,7 @@ export function createRunMeter(onEvent: AgentEventHandler): RunMeter {
   let modelCalls = 0;
   let promptTokens = 0;
   let completionTokens = 0;
+  let cachedTokens = 0;
   const tools: Record<string, number> = {};
   return {
     onEvent(event) {
@@ -21,6 +22,7 @@ export function createRunMeter(onEvent: AgentEventHandler): RunMeter {
         modelCalls++;
         promptTokens += event.usage.promptTokens;
         completionTokens += event.usage.completionTokens;
+        cachedTokens += event.usage.cachedTokens ?? 0;
       } else if (event.type === 'action') {
         tools[event.tool] = (tools[event.tool] ?? 0) + 1;
       }
@@ -32,6 +34,7 @@ export function createRunMeter(onEvent: AgentEventHandler): RunMeter {
         modelCalls,
         promptTokens,
         completionTokens,
+        cachedTokens,
         tools,
         durationMs: Math.max(0, durationMs),
       };

@@ -11,9 +11,16 @@ function cost(totals: UsageTotals, prices: UsageReport['prices']): string {
   return `, about $${usd < 0.01 && usd > 0 ? usd.toFixed(4) : usd.toFixed(2)}`;
 }
 
+/** The share of prompt tokens the model server read from its cache, when it said so. */
+function cached(totals: UsageTotals): string {
+  if (totals.cachedTokens <= 0 || totals.promptTokens <= 0) return '';
+  return ` (${Math.round((100 * totals.cachedTokens) / totals.promptTokens)}% of prompt tokens cached)`;
+}
+
 function line(totals: UsageTotals, prices: UsageReport['prices']): string {
   const questions = `${count(totals.questions)} question${totals.questions === 1 ? '' : 's'}`;
-  return `${questions}, ${count(totals.promptTokens + totals.completionTokens)} tokens${cost(totals, prices)}`;
+  const tokens = count(totals.promptTokens + totals.completionTokens);
+  return `${questions}, ${tokens} tokens${cached(totals)}${cost(totals, prices)}`;
 }
 
 function top(title: string, rows: readonly UsageTotals[], prices: UsageReport['prices']): string[] {

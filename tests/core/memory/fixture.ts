@@ -32,20 +32,27 @@ export function isSummaryRequest(request: RecordedRequest): boolean {
 
 /**
  * A scripted summariser that keeps what it is told to remember: every question containing "remember"
- * becomes a fact line, everything else is only counted. Its summaries stay short however long the chat.
+ * becomes a fact line, everything else is only counted. Asked for a new part, it writes the facts and count
+ * of the new part only; asked to rewrite a summary made of parts, it merges their facts and counts.
  */
 export function echoSummary(request: RecordedRequest): string {
   const text = shownText(request);
-  if (text.includes('has grown too long')) return text.split('Summary:\n')[1]?.trim() ?? '';
+  if (text.includes('has grown too long')) return mergeParts(text.split('Summary:\n')[1] ?? '');
   const [, rest = ''] = text.split('Previous summary:\n');
-  const [previous = '', conversation = ''] = rest.split('\n\nNew part of the conversation:\n');
-  const facts = previous.split('\n').filter((l) => l.startsWith('- '));
-  let others = Number(/Other exchanges: (\d+)/.exec(previous)?.[1] ?? 0);
+  const [, conversation = ''] = rest.split('\n\nNew part of the conversation:\n');
+  const facts: string[] = [];
+  let others = 0;
   for (const line of conversation.split('\n')) {
     if (!line.startsWith('[')) continue;
     if (/remember/i.test(line)) facts.push(`- ${line}`);
     else others++;
   }
+  return ['Facts:', ...facts, `Other exchanges: ${others}`].join('\n');
+}
+
+function mergeParts(summary: string): string {
+  const facts = summary.split('\n').filter((l) => l.startsWith('- '));
+  const others = [...summary.matchAll(/Other exchanges: (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
   return ['Facts:', ...facts, `Other exchanges: ${others}`].join('\n');
 }
 

@@ -21,10 +21,11 @@ describe('summarizer over a scripted model', () => {
   const summarizer = (maxTokens = 600) =>
     createSummarizer({ model: fakeModel(fake), prompts: loadPrompts(PROMPTS_DIR), maxTokens });
 
-  it('sends prompts/summary.md with the previous summary and the old turns, in one call', async () => {
+  it('appends a part for the old turns to the previous summary, unchanged, in one call to prompts/summary.md', async () => {
     fake.script({ content: '  Alice runs Atlas. Bob asked the time.  ' });
     const summary = await summarizer().summarize({ previous: 'Earlier: Carol likes tea.', turns });
-    expect(summary).toBe('Alice runs Atlas. Bob asked the time.');
+    // The summary already sent stays a prefix of the new one, so the model server's prompt cache holds.
+    expect(summary).toBe('Earlier: Carol likes tea.\n\nAlice runs Atlas. Bob asked the time.');
     expect(fake.requests).toHaveLength(1);
     const sent = shownText(fake.requests[0]!);
     expect(sent).toContain('You keep the running summary');
@@ -38,6 +39,24 @@ describe('summarizer over a scripted model', () => {
     fake.script({ content: 'Alice runs Atlas.' });
     await summarizer().summarize({ turns });
     expect(shownText(fake.requests[0]!)).toContain('Previous summary:\n(none yet)');
+  });
+
+  it('asks for a short part, and rewrites the whole summary only once the parts outgrow the budget', async () => {
+    const previous = 'Carol likes tea. '.repeat(20).trim();
+    fake.script({ content: 'Alice runs Atlas.' });
+    expect(await summarizer(200).summarize({ previous, turns })).toBe(`${previous}\n\nAlice runs Atlas.`);
+    expect(shownText(fake.requests[0]!)).toContain('at most about 18 words');
+
+    fake.script(
+      { content: 'Alice runs Atlas. '.repeat(40).trim() },
+      { content: 'Carol likes tea; Alice runs Atlas.' },
+    );
+    expect(await summarizer(200).summarize({ previous, turns })).toBe('Carol likes tea; Alice runs Atlas.');
+    const rewrite = shownText(fake.requests[2]!);
+    expect(rewrite).toContain('has grown too long');
+    // Rewritten to well under the budget, so the next rewrite is several parts away.
+    expect(rewrite).toContain('at most about 48 words');
+    expect(rewrite).toContain(`Summary:\n${previous}\n\nAlice runs Atlas.`);
   });
 
   it('re-compresses a summary over MEMORY_SUMMARY_MAX_TOKENS with prompts/summary-compress.md', async () => {

@@ -199,7 +199,10 @@ describe('assistant with a model over HTTP', () => {
       content: `Summary of the earlier conversation:\n${report.summary}`,
     });
     expect(report.summary).toContain('my project is called Atlas');
-    expect(report.summary).toBe(echoSummary(fx.fake.requests.filter(isSummaryRequest).at(-1)!));
+    // The newest summary call wrote the summary's last part; earlier parts stay as they were sent.
+    expect(report.summary?.endsWith(echoSummary(fx.fake.requests.filter(isSummaryRequest).at(-1)!))).toBe(
+      true,
+    );
     const kept = context.turns.flatMap((t) => [`[${t.author}] ${t.question}`, t.answer]);
     expect(messages.slice(2, -1).map((m) => m.content)).toEqual(kept);
     expect(messages.at(-1)).toEqual({ role: 'user', content: '[bob] What is the project called?' });
