@@ -67,7 +67,14 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       const t0 = performance.now();
       const arrival = await queue.arrive(`idle:${i}`, 'bench', [`d${++delivery}`]);
       let t1 = 0;
-      await queue.run(`idle:${i}`, async () => void (t1 = performance.now()), undefined, arrival);
+      await queue.run(
+        `idle:${i}`,
+        async () => {
+          t1 = performance.now();
+        },
+        undefined,
+        arrival,
+      );
       pickup.push(t1 - t0);
     }
 
@@ -84,7 +91,9 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       });
       await started.promise;
       let t1 = 0;
-      const second = b.run(key, async () => void (t1 = performance.now()));
+      const second = b.run(key, async () => {
+        t1 = performance.now();
+      });
       while (b.waiting() === 0) await new Promise((r) => setImmediate(r));
       // Its turn check has run once and found the channel busy: it now waits for the NOTIFY.
       await new Promise((r) => setTimeout(r, 5));
@@ -107,7 +116,9 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       });
       await started.promise;
       let t1 = 0;
-      const next = queues[i % 3]!.run(key, async () => void (t1 = performance.now()));
+      const next = queues[i % 3]!.run(key, async () => {
+        t1 = performance.now();
+      });
       while (queues[i % 3]!.waiting() === 0) await new Promise((r) => setImmediate(r));
       const t0 = performance.now();
       await dying.close();
