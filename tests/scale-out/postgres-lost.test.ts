@@ -95,10 +95,16 @@ postgresSuite('Postgres lost while running', (databaseUrl) => {
       await ask('Q3');
       await answered('Q3');
       expect(model.requests.map(labelOf)).toEqual(['Q1', 'Q3']);
-      const turns = await asAdmin(databaseUrl, (c) =>
-        c.query<{ question: string }>(`SELECT question FROM "${schema}".turns ORDER BY id`),
+      // Q3's turn is stored just after its answer shows; Q2 left nothing behind.
+      await vi.waitFor(
+        async () => {
+          const turns = await asAdmin(databaseUrl, (c) =>
+            c.query<{ question: string }>(`SELECT question FROM "${schema}".turns ORDER BY id`),
+          );
+          expect(turns.rows.map((r) => /Q\d/.exec(r.question)?.[0])).toEqual(['Q1', 'Q3']);
+        },
+        { timeout: 10_000, interval: 50 },
       );
-      expect(turns.rows.map((r) => /Q\d/.exec(r.question)?.[0])).toEqual(['Q1', 'Q3']);
     }, 120_000);
   });
 });
