@@ -18,6 +18,7 @@ const SCENARIOS = [
   'long-answer',
   'prompt-cache',
   'scale-out',
+  'scale-out-fleet',
 ] as const;
 
 const args = process.argv.slice(2);
