@@ -69,7 +69,7 @@ async function fleet(baseUrl: string, replicas: number, questions: number): Prom
   const schema = `bench_fleet_${Date.now().toString(36)}`;
   const u = new URL(baseUrl);
   u.searchParams.set('schema', schema);
-  const slack = await startFakeSlack();
+  const slack = await startFakeSlack({ users: { UALICE: { name: 'alice' } } });
   const model = await startFakeOpenAI({ fallback: () => ({ content: 'Done.', delayMs: MODEL_DELAY_MS }) });
   const bots: { bot: BotProcess; url: string }[] = [];
   try {
