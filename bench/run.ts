@@ -17,6 +17,8 @@ const SCENARIOS = [
   'react-parser',
   'long-answer',
   'prompt-cache',
+  'scale-out',
+  'scale-out-fleet',
 ] as const;
 
 const args = process.argv.slice(2);

@@ -125,6 +125,7 @@ const schema = z.object({
   DISCORD_TOKEN: optionalText,
   DISCORD_GUILD_ID: optionalText,
   DISCORD_API_URL: url('https://discord.com/api'),
+  DISCORD_SHARD_COUNT: int(1),
   SLACK_BOT_TOKEN: optionalText,
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_APP_TOKEN: optionalText,

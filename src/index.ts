@@ -5,6 +5,7 @@ import { createCore } from './core/create-core.js';
 import { ConfigError, ThinkthreadError } from './core/errors.js';
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import type { ConversationStore } from './core/ports/conversation-store.js';
+import { createRunQueue } from './core/runs/run-queue.js';
 import { coreOptionsFrom } from './core-options.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
@@ -15,6 +16,7 @@ import { enabledPlatforms } from './platforms/registry.js';
 import type { PlatformAdapter } from './platforms/types.js';
 import { createHttpServer, type ReadinessCheck } from './server/http-server.js';
 import { createStore } from './store/create-store.js';
+import { type Coordination, openCoordination } from './store/open-coordination.js';
 
 /** Composition root: config → core → platforms and the HTTP server → graceful shutdown. */
 async function main(): Promise<void> {
@@ -39,13 +41,27 @@ async function main(): Promise<void> {
 
   let core: Awaited<ReturnType<typeof createCore>> | undefined;
   let store: Awaited<ReturnType<typeof createStore>>;
+  let coordination: Coordination;
+  let runQueue: ReturnType<typeof createRunQueue>;
   const metrics = config.METRICS
-    ? createMetrics({ inFlight: () => core?.assistant.inFlight() ?? 0 })
+    ? createMetrics({
+        inFlight: () => core?.assistant.inFlight() ?? 0,
+        queueDepth: () => runQueue?.waiting() ?? 0,
+      })
     : undefined;
   const mcpTools = await startMcp(mcp, { settings: config, logger, redact });
   try {
     store = await createStore(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+    const limits = {
+      MAX_CONCURRENT_RUNS: config.MAX_CONCURRENT_RUNS,
+      MAX_QUEUED_PER_CHANNEL: config.MAX_QUEUED_PER_CHANNEL,
+    };
+    const onWait = (ms: number) => metrics?.observer.waited?.(ms);
+    // With Postgres, replicas share one line of questions and the Discord shard leases.
+    coordination = await openCoordination(config.DATABASE_URL, { limits, onWait, logger });
+    runQueue = coordination.queue ?? createRunQueue(limits, onWait);
     core = await createCore({
+      runQueue,
       ...coreOptionsFrom(config, mcp?.secrets),
       toolSources: mcpTools ? [mcpTools] : [],
       store,
@@ -70,7 +86,7 @@ async function main(): Promise<void> {
         store,
         () => stopping,
         logger,
-        () => core?.assistant.health(),
+        () => core?.assistant.health() ?? coordination?.health(),
       ),
   });
   if (metrics) http.mount('GET', '/metrics', metrics.handler);
@@ -82,6 +98,8 @@ async function main(): Promise<void> {
         logger,
         http,
         rateLimited: metrics?.rateLimited,
+        line: runQueue,
+        shards: coordination.shards,
       }),
     );
   }
@@ -104,7 +122,10 @@ async function main(): Promise<void> {
     logger.info({ reason }, 'shutting down');
     await Promise.allSettled(adapters.map((a) => a.stop()));
     await http.close();
-    await core.close().finally(() => Promise.all([store.close(), mcpTools?.close()]));
+    await core
+      .close()
+      .finally(() => coordination.close())
+      .finally(() => Promise.all([store.close(), mcpTools?.close()]));
     process.exit(code);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

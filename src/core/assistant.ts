@@ -4,6 +4,7 @@ import type { UsageReport } from './governance/governor.js';
 import type { Attachment, ContextMessage } from './input/types.js';
 import type { ConversationContext } from './memory/types.js';
 import type { FeedbackEntry } from './ports/feedback-store.js';
+import type { Arrival } from './ports/run-queue.js';
 import type { ToolGroup } from './ports/tool-source.js';
 import type { SettingsChange, SettingsInForce, SettingsOutcome } from './settings/channel-settings.js';
 
@@ -30,6 +31,8 @@ export interface AskRequest {
   asker?: Asker | undefined;
   /** Whose settings apply: the channel a thread or forum post belongs to; `key` itself when unset. */
   settingsKey?: string | undefined;
+  /** Its place in the channel's line, taken when it arrived (RunQueue.arrive); else it queues when asked. */
+  arrival?: Arrival | undefined;
 }
 
 /**

@@ -11,11 +11,12 @@ import type { ChannelSettingsStore } from './ports/channel-settings-store.js';
 import type { ConversationStore } from './ports/conversation-store.js';
 import type { FeedbackStore } from './ports/feedback-store.js';
 import type { RunObserver } from './ports/run-observer.js';
+import type { RunQueue } from './ports/run-queue.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
-import type { RunQueueLimits } from './runs/run-queue.js';
+import { createRunQueue, type RunQueueLimits } from './runs/run-queue.js';
 import { createSettingsService } from './settings/settings-service.js';
 import { createTools, type ToolSettings } from './tools/registry.js';
 
@@ -42,6 +43,8 @@ export interface CoreOptions {
   /** Budgets of thread context and attachments, and whether the model sees images; defaults when unset. */
   input?: InputSettings | undefined;
   runs: RunQueueLimits;
+  /** The per-channel line shared by replicas (Postgres); one in memory, from `runs`, when unset. */
+  runQueue?: RunQueue | undefined;
   /** Folder of the prompt templates. */
   promptsDir: string;
   /** Where conversations persist; closing it is left to the caller, after `Core.close()`. */
@@ -112,11 +115,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     groups: () => tools.groups(),
     logger,
   });
+  const queue = options.runQueue ?? createRunQueue(options.runs, (ms) => options.observer?.waited?.(ms));
   const assistant = createAssistant({
     agent,
     memory,
     limits: options.runs,
+    queue,
     governor,
+    observer: options.observer,
     logger,
     tools,
     settings,

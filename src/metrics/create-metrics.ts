@@ -15,7 +15,7 @@ export interface Metrics {
  * Creates the metrics. Labels are platform names, outcomes, token kinds and tool names (the bot's own and
  * MCP tool names from its configuration): never user text, IDs or secrets.
  */
-export function createMetrics(options: { inFlight: () => number }): Metrics {
+export function createMetrics(options: { inFlight: () => number; queueDepth?: () => number }): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'thinkthread_process_' });
   const runs = new Counter({
@@ -64,6 +64,21 @@ export function createMetrics(options: { inFlight: () => number }): Metrics {
     },
   });
 
+  new Gauge({
+    name: 'thinkthread_queue_depth',
+    help: 'Questions of this process waiting for their turn in their channel or for a free slot.',
+    registers: [registry],
+    collect() {
+      this.set(options.queueDepth?.() ?? 0);
+    },
+  });
+  const queueWait = new Histogram({
+    name: 'thinkthread_queue_wait_seconds',
+    help: 'Time from a question arriving to its run starting (its turn in the channel and a free slot).',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+
   const observe = (o: RunObservation) => {
     runs.inc({ platform: o.platform, outcome: o.outcome });
     if (o.outcome === 'refused' || o.outcome === 'limited') return;
@@ -75,7 +90,7 @@ export function createMetrics(options: { inFlight: () => number }): Metrics {
   };
 
   return {
-    observer: { observe },
+    observer: { observe, waited: (ms) => queueWait.observe(ms / 1000) },
     rateLimited: (platform) => limited.inc({ platform }),
     async handler(_req, res) {
       const body = await registry.metrics();

@@ -1,7 +1,9 @@
 import type { Config } from '../config.js';
 import type { Assistant } from '../core/assistant.js';
 import type { Logger } from '../core/logger.js';
+import type { RunQueue } from '../core/ports/run-queue.js';
 import type { HttpRoutes } from '../server/http-server.js';
+import type { ShardLeases } from './shard-leases.js';
 
 /** Whether a platform is connected and taking questions; `reason` says why not. */
 export type Readiness = { ready: true } | { ready: false; reason: string };
@@ -29,6 +31,10 @@ export interface PlatformDeps {
   http: HttpRoutes;
   /** Counts a platform API call answered 429 (metrics), when metrics are on. */
   rateLimited?: ((platform: string) => void) | undefined;
+  /** The assistant's line of questions: deliveries are admitted once, in arrival order (shared by replicas). */
+  line?: RunQueue | undefined;
+  /** Discord shard leases shared by replicas; unset for one process (no election). */
+  shards?: ShardLeases | undefined;
 }
 
 /** One entry of the platform registry: adding a platform is a folder plus one of these. */

@@ -74,6 +74,26 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX feedback_by_at ON feedback (at);
   `,
+  // 5: the line of questions shared by replicas. A delivery id is admitted once (Slack retries); each
+  // question waits in run_inbox, in id order per key, until it has run; `owner` is the replica's liveness lock.
+  `
+  CREATE TABLE run_deliveries (
+    delivery TEXT PRIMARY KEY,
+    seen_at BIGINT NOT NULL
+  );
+  CREATE INDEX run_deliveries_by_seen ON run_deliveries (seen_at);
+  CREATE TABLE run_inbox (
+    id BIGSERIAL PRIMARY KEY,
+    key TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    owner INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'waiting',
+    placeholder JSONB,
+    arrived_at BIGINT NOT NULL
+  );
+  CREATE INDEX run_inbox_by_key ON run_inbox (key, id);
+  CREATE INDEX run_inbox_by_owner ON run_inbox (owner);
+  `,
 ];
 
 /**

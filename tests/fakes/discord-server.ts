@@ -123,6 +123,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const downloads: FakeDownload[] = [];
   let baseUrl = '';
   const sockets = new Set<WebSocket>();
+  /** Every IDENTIFY received (a new gateway session), with the shard it asked for. */
+  const identifies: { shard: [number, number] | undefined }[] = [];
   let seq = 0;
   let wsUrl = '';
 
@@ -388,6 +390,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       const { op } = JSON.parse(String(data)) as { op: number };
       if (op === 1) ws.send(JSON.stringify({ op: 11 }));
       if (op !== 2) return;
+      const { d } = JSON.parse(String(data)) as { d?: { shard?: [number, number] } };
+      identifies.push({ shard: d?.shard });
       const application = { id: applicationId, flags: 0 };
       const guilds = [{ id: guildId, unavailable: true }];
       dispatch('READY', {
@@ -437,6 +441,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     calls,
     /** Every attachment download from the fake's CDN, in order. */
     downloads,
+    /** Every IDENTIFY (new gateway session), in arrival order, with the shard each asked for. */
+    identifies,
+    /** Gateway connections open right now. */
+    sessions: () => sockets.size,
     /** The messages of a channel, oldest first, as they look now. */
     messages: (channelId: string) => [...messages.values()].filter((m) => m.channel_id === channelId),
     /** An interaction's original response, by interaction token. */

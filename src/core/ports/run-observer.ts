@@ -16,4 +16,6 @@ export interface RunObservation {
 /** Told of every question the governed path finishes (answered, failed, cancelled, refused, limited). */
 export interface RunObserver {
   observe(observation: RunObservation): void;
+  /** A question waited this long in its channel's line before starting. */
+  waited?(waitedMs: number): void;
 }

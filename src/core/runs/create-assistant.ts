@@ -2,7 +2,7 @@ import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import { rememberedAnswer } from '../agent/notes.js';
 import type { Agent, RunProfile } from '../agent/types.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
-import { ContextUnavailableError } from '../errors.js';
+import { ContextUnavailableError, StorageError } from '../errors.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
 import { type InputParts, prepareInput, rememberedQuestion } from '../input/prepare-input.js';
 import { DEFAULT_INPUT_SETTINGS, type InputSettings } from '../input/types.js';
@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import type { ChannelMemory } from '../memory/types.js';
 import type { FeedbackStore } from '../ports/feedback-store.js';
 import type { RunObservation, RunObserver } from '../ports/run-observer.js';
+import type { RunQueue } from '../ports/run-queue.js';
 import type { ToolSource } from '../ports/tool-source.js';
 import type { UsageResult } from '../ports/usage-store.js';
 import type { SettingsInForce } from '../settings/channel-settings.js';
@@ -23,6 +24,8 @@ import { createRunQueue, type RunQueueLimits } from './run-queue.js';
 export const BUSY_MESSAGE = 'Busy with earlier questions in this channel; try again shortly.';
 /** Under an answer that could not be stored in the channel's memory. */
 export const NOT_REMEMBERED_MESSAGE = 'This answer could not be saved to memory, so I will not remember it.';
+/** The reply when the line of questions (shared by replicas) cannot be reached. */
+export const STORAGE_UNAVAILABLE_MESSAGE = 'Storage is unavailable right now; try again shortly.';
 /** The reply to questions arriving while the bot shuts down. */
 export const CLOSING_MESSAGE = 'Shutting down; try again shortly.';
 /** The reply to `/settings` from someone who is not an admin. */
@@ -33,6 +36,8 @@ export interface AssistantDeps {
   agent: Agent;
   memory: ChannelMemory;
   limits: RunQueueLimits;
+  /** The per-channel line; in memory (from `limits`) when unset. */
+  queue?: RunQueue | undefined;
   /** Access lists, limits and usage records; without it every ask is let through unrecorded. */
   governor?: Governor | undefined;
   /** Told of every governed question as it ends (metrics). */
@@ -71,7 +76,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       logger?.warn({ err }, 'a run observer failed');
     }
   };
-  const queue = createRunQueue(deps.limits);
+  const queue = deps.queue ?? createRunQueue(deps.limits);
   let closing = false;
   /** Set while turns cannot be stored, for /readyz; cleared by the next turn stored. */
   let writeFailure: string | undefined;
@@ -194,7 +199,19 @@ export function createAssistant(deps: AssistantDeps): Assistant {
           return { status: 'refused', message: REFUSED_MESSAGE };
         }
       }
-      const outcome = await queue.run(request.key, () => governed(request, onEvent), request.signal);
+      let outcome: Awaited<ReturnType<typeof queue.run<AskOutcome>>>;
+      try {
+        outcome = await queue.run(
+          request.key,
+          () => governed(request, onEvent),
+          request.signal,
+          request.arrival,
+        );
+      } catch (err) {
+        if (!(err instanceof StorageError)) throw err;
+        logger?.error({ key: request.key, err }, 'could not queue the question');
+        return failed(onEvent, 'storage', STORAGE_UNAVAILABLE_MESSAGE);
+      }
       switch (outcome.status) {
         case 'done':
           return outcome.value;

@@ -1,26 +1,24 @@
-/** How a queued task ended up: it ran, or it never did. */
-export type QueueOutcome<T> = { status: 'done'; value: T } | { status: 'busy' } | { status: 'cancelled' };
+import type {
+  Arrival,
+  QueueOutcome,
+  QueueWaitObserver,
+  RunQueue,
+  RunQueueLimits,
+} from '../ports/run-queue.js';
+import { createDeduper } from './delivery-dedupe.js';
 
-/** Limits of the run queue, named as in the configuration. */
-export interface RunQueueLimits {
-  /** Tasks running at once, all keys together. */
-  MAX_CONCURRENT_RUNS: number;
-  /** Tasks of one key allowed to wait; one more is refused as busy. */
-  MAX_QUEUED_PER_CHANNEL: number;
-}
+export type { QueueOutcome, RunQueue, RunQueueLimits } from '../ports/run-queue.js';
 
-/** Runs tasks one at a time per key, in arrival order, and up to a global limit across keys. */
-export interface RunQueue {
-  /**
-   * Runs `task` once every earlier task of `key` has finished and a slot is free. Resolves `busy` at once
-   * when the key already has its maximum waiting, `cancelled` if `signal` aborts before the task starts
-   * (the task then never runs). A task's rejection is passed on.
-   */
-  run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<QueueOutcome<T>>;
-  /** Tasks running or waiting. */
-  size(): number;
-  /** Resolves once nothing is running or waiting. */
-  idle(): Promise<void>;
+/** Deliveries admitted once, in this process's memory; the line is the order of `run` calls, which follow arrivals. */
+export function createLocalArrivals(): Pick<RunQueue, 'arrive'> {
+  const deduper = createDeduper();
+  let arrivals = 0;
+  return {
+    async arrive(_key, _platform, deliveries): Promise<Arrival | undefined> {
+      if (!deduper.firstTime(...deliveries)) return undefined;
+      return { id: ++arrivals, placed: () => undefined, leave: () => undefined };
+    },
+  };
 }
 
 interface Job {
@@ -29,8 +27,12 @@ interface Job {
   start(): void;
 }
 
-/** Creates a run queue with the given limits. */
-export function createRunQueue(limits: RunQueueLimits): RunQueue {
+/**
+ * Creates the in-process run queue (one process, e.g. on SQLite): the line lives in memory, and so does the
+ * record of deliveries seen. `onWait` is told each task's wait.
+ */
+export function createRunQueue(limits: RunQueueLimits, onWait?: QueueWaitObserver): RunQueue {
+  const { arrive } = createLocalArrivals();
   const lanes = new Map<string, Job[]>(); // per key, in arrival order; lanes[k][0] is ready or running
   const ready: Job[] = []; // first jobs of their keys, in the order they became first
   let active = 0;
@@ -66,6 +68,7 @@ export function createRunQueue(limits: RunQueueLimits): RunQueue {
   }
 
   return {
+    arrive,
     run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<QueueOutcome<T>> {
       if (signal?.aborted) return Promise.resolve({ status: 'cancelled' });
       const lane = lanes.get(key) ?? [];
@@ -86,10 +89,12 @@ export function createRunQueue(limits: RunQueueLimits): RunQueue {
           resolve({ status: 'cancelled' });
           settle();
         };
+        const queuedAt = Date.now();
         const job: Job = {
           state: lane.length === 0 ? 'ready' : 'waiting',
           start() {
             signal?.removeEventListener('abort', onAbort);
+            onWait?.(Date.now() - queuedAt);
             // A task that throws before returning its promise still frees its slot.
             new Promise<T>((run) => run(task()))
               .then((value) => resolve({ status: 'done', value }), reject)
@@ -108,14 +113,21 @@ export function createRunQueue(limits: RunQueueLimits): RunQueue {
         pump();
       });
     },
+    onInterrupted: () => undefined,
     size() {
       let total = 0;
       for (const lane of lanes.values()) total += lane.length;
+      return total;
+    },
+    waiting() {
+      let total = 0;
+      for (const lane of lanes.values()) for (const job of lane) if (job.state !== 'running') total++;
       return total;
     },
     idle() {
       if (active === 0 && lanes.size === 0) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
+    close: async () => undefined,
   };
 }

@@ -1,5 +1,6 @@
 import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
+import type { RunQueue } from '../../core/ports/run-queue.js';
 import type { RunControl, RunRegistry } from '../shared/run-registry.js';
 import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
 import type { RunView } from '../shared/run-view.js';
@@ -24,6 +25,8 @@ export interface DiscordContext {
   history: MessageHistory;
   /** ATTACHMENT_MAX_BYTES. */
   attachmentMaxBytes: number;
+  /** Admits each message once and gives it its place in the shared line (several replicas). */
+  line?: Pick<RunQueue, 'arrive'> | undefined;
 }
 
 /**

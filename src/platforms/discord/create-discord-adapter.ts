@@ -23,10 +23,11 @@ export interface DiscordAdapter extends PlatformAdapter {
  * process down.
  */
 export function createDiscordAdapter(
-  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited'>,
+  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited' | 'line'>,
+  shard?: { id: number; count: number },
 ): DiscordAdapter {
   const { config, assistant } = deps;
-  const logger = deps.logger.child({ platform: 'discord' });
+  const logger = deps.logger.child({ platform: 'discord', ...(shard ? { shard: shard.id } : {}) });
   const work = createWorkTracker(logger);
   let accepting = true;
   const ctx: DiscordContext = {
@@ -39,6 +40,7 @@ export function createDiscordAdapter(
     adminUsers: config.ADMIN_USERS,
     history: createMessageHistory({ maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
     attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
+    line: deps.line,
   };
   let client: Client | undefined;
   const track = (what: string, handler: () => Promise<void>) => {
@@ -66,6 +68,7 @@ export function createDiscordAdapter(
         failIfNotExists: false,
         rest: { api: config.DISCORD_API_URL },
         makeCache: Options.cacheWithLimits({ ...Options.DefaultMakeCacheSettings, MessageManager: 20 }),
+        ...(shard ? { shards: [shard.id], shardCount: shard.count } : {}),
       });
       client = bot;
       bot.on(Events.MessageCreate, (message) =>

@@ -22,10 +22,16 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     return;
   }
   const key = conversationKey(message.guildId, message.channelId);
+  const arrival = await arrive(message, key, ctx);
+  if (arrival === null) return;
   const asker = messageAsker(message);
   // Checked before anything is shown, so a refusal is one short reply and nothing else.
-  const access = await ctx.assistant.access(asker, key);
+  const access = await ctx.assistant.access(asker, key).catch((err: unknown) => {
+    arrival?.leave();
+    throw err;
+  });
   if (!access.allowed) {
+    arrival?.leave();
     await message.reply({ content: access.message, allowedMentions: NO_PINGS });
     return;
   }
@@ -46,8 +52,10 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     run.end();
     // Nowhere to show anything (no Send Messages permission, channel gone): the logs are all we have.
     log.warn({ err }, 'could not reply to a question; is the Send Messages permission missing?');
+    arrival?.leave();
     return;
   }
+  arrival?.placed({ channelId: reply.channelId, messageId: reply.id });
   const author = displayName(message.member, message.author);
   const settingsKey = settingsKeyOf(message.guildId, message.channelId, message.channel);
   const view = await answer(
@@ -57,6 +65,7 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
       author,
       text: question,
       asker,
+      arrival,
       // Read in the channel's turn, so that an answer still being written there is not read as context.
       context: lazy(() => ctx.history.read(message, key)),
       attachments:
@@ -79,4 +88,19 @@ function attachedFiles(message: Message): RemoteFile[] {
     size: a.size,
     url: a.url,
   }));
+}
+
+/**
+ * The message's place in the shared line (replicas): null when it was seen already, or when the line cannot
+ * be reached (the asker is told so); undefined in one process, where the line is the order of asking.
+ */
+async function arrive(message: Message, key: string, ctx: DiscordContext) {
+  if (!ctx.line) return undefined;
+  try {
+    return (await ctx.line.arrive(key, 'discord', [`discord:message:${message.id}`])) ?? null;
+  } catch (err) {
+    ctx.logger.error({ err }, 'could not admit a Discord message');
+    await message.reply({ content: WORDING.storageUnavailable, allowedMentions: NO_PINGS });
+    return null;
+  }
 }

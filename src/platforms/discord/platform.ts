@@ -7,6 +7,9 @@ export const discordPlatform: PlatformEntry = {
   needsHttp: () => false,
   async create(deps) {
     const { createDiscordAdapter } = await import('./create-discord-adapter.js');
-    return createDiscordAdapter(deps);
+    if (!deps.shards) return createDiscordAdapter(deps);
+    // Replicas on Postgres: each gateway shard is connected by whichever replica holds its lease.
+    const { createShardHolder } = await import('./shard-holder.js');
+    return createShardHolder(deps, deps.shards, (shard) => createDiscordAdapter(deps, shard));
   },
 };

@@ -1,5 +1,10 @@
 import { REFUSED_MESSAGE } from '../../core/governance/governor.js';
-import { BUSY_MESSAGE, CLOSING_MESSAGE, SETTINGS_ADMINS_ONLY } from '../../core/runs/create-assistant.js';
+import {
+  BUSY_MESSAGE,
+  CLOSING_MESSAGE,
+  SETTINGS_ADMINS_ONLY,
+  STORAGE_UNAVAILABLE_MESSAGE,
+} from '../../core/runs/create-assistant.js';
 
 /** Every sentence the bot says on its own account, on every surface; named once so all platforms agree. */
 export const WORDING = {
@@ -17,6 +22,10 @@ export const WORDING = {
   cancelled: 'Cancelled.',
   /** The bot shut down before it could finish an answer. */
   restarted: 'I was restarted before I could finish; please ask again.',
+  /** The replica answering stopped (crashed) before it finished; another one says so in its place. */
+  interrupted: 'My answer was interrupted before I could finish; please ask again.',
+  /** The database the replicas share cannot be reached (the core's sentence). */
+  storageUnavailable: STORAGE_UNAVAILABLE_MESSAGE,
   /** Something unexpected went wrong (details are in the logs). */
   failed: 'Something went wrong while answering.',
   /** The model answered with nothing. */

@@ -52,8 +52,23 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
     const key = conversationKey(team, command.channel_id);
     const asker = slackAsker(deps.users, client, command.user_id, command.channel_id);
     work.run('a Slack /ask', async (signal) => {
-      const access = await assistant.access(asker.asker, key);
+      // Its place in the channel's line, taken now; and where its answer is, should this replica die.
+      const arrival = await deps.line
+        .arrive(key, 'slack', [`slack:command:${command.trigger_id}`])
+        .catch((err: unknown) => {
+          logger.error({ err }, 'could not admit a Slack command');
+          return null;
+        });
+      if (arrival === null) {
+        await ephemeral(respond, WORDING.storageUnavailable);
+        return;
+      }
+      const access = await assistant.access(asker.asker, key).catch((err: unknown) => {
+        arrival?.leave();
+        throw err;
+      });
       if (!access.allowed) {
+        arrival?.leave();
         await ephemeral(respond, access.message);
         return;
       }
@@ -68,6 +83,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
           layout: 'channel',
           context: asked,
           asker,
+          arrival,
         },
         signal,
       );

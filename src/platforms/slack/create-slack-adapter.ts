@@ -1,12 +1,13 @@
 import { App, type Context, HTTPReceiver, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { ConfigError } from '../../core/errors.js';
+import { createLocalArrivals } from '../../core/runs/run-queue.js';
 import { createRunRegistry } from '../shared/run-registry.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { registerCommands } from './commands.js';
-import { createDeduper } from './event-dedupe.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
+import { sayInterrupted } from './interrupted.js';
 import { createMountedReceiver } from './mounted-receiver.js';
 import { registerRunButtons } from './run-buttons.js';
 import { explainStartError } from './start-errors.js';
@@ -97,10 +98,11 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     maxMessages: config.ANSWER_MAX_MESSAGES,
     logger,
     work,
-    dedupe: createDeduper(),
+    line: deps.line ?? createLocalArrivals(),
     threads: createThreadReader({ users, maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
     attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
   };
+  deps.line?.onInterrupted('slack', (question) => sayInterrupted(app.client, question, logger));
   const intake = createIntake(intakeDeps);
   const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
     eventId: body.event_id,

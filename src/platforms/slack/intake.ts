@@ -1,12 +1,12 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/logger.js';
+import type { RunQueue } from '../../core/ports/run-queue.js';
 import { downloadAll, type RemoteFile } from '../shared/download-attachment.js';
 import { lazy } from '../shared/lazy.js';
 import { WORDING } from '../shared/wording.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
 import { slackAsker } from './asker.js';
 import { conversationKey } from './conversation-key.js';
-import type { Deduper } from './event-dedupe.js';
 import { type RunDeps, runQuestion } from './run-question.js';
 import { questionFromSlack } from './slack-text.js';
 import type { ThreadReader } from './thread-history.js';
@@ -48,7 +48,8 @@ export interface Delivery {
 /** What intake needs. */
 export interface IntakeDeps extends RunDeps {
   work: WorkTracker;
-  dedupe: Deduper;
+  /** Admits each delivery once, whichever replica receives each copy, and gives it its place in line. */
+  line: Pick<RunQueue, 'arrive'>;
   logger: Logger;
   /** Reads the earlier messages of a thread a question was asked in. */
   threads: ThreadReader;
@@ -69,7 +70,7 @@ const ASKING_SUBTYPES = new Set(['file_share', 'thread_broadcast']);
 
 /** Creates the event intake: filtering, de-duplication, and the hand-off to a background run. */
 export function createIntake(deps: IntakeDeps): Intake {
-  const { work, dedupe, logger } = deps;
+  const { work, line, logger } = deps;
 
   function accept(message: IncomingMessage, delivery: Delivery, client: webApi.WebClient): void {
     // Bots (this one included), edits, joins, deletions and other subtypes never start a run; a message with
@@ -77,12 +78,8 @@ export function createIntake(deps: IntakeDeps): Intake {
     if (message.subtype && !ASKING_SUBTYPES.has(message.subtype)) return;
     if (message.bot_id || message.edited) return;
     if (!message.user || message.user === delivery.botUserId) return;
-    const keys = [`message:${message.channel}:${message.ts}`];
-    if (delivery.eventId) keys.push(`event:${delivery.eventId}`);
-    if (!dedupe.firstTime(...keys)) {
-      logger.debug({ eventId: delivery.eventId, retryNum: delivery.retryNum }, 'duplicate delivery ignored');
-      return;
-    }
+    const deliveries = [`slack:message:${delivery.teamId}:${message.channel}:${message.ts}`];
+    if (delivery.eventId) deliveries.push(`slack:event:${delivery.eventId}`);
     // A reply in a thread has a thread_ts other than its own ts; a thread's parent message does not.
     const threadTs = message.thread_ts && message.thread_ts !== message.ts ? message.thread_ts : undefined;
     const files = downloadable(message.files, client.token);
@@ -99,16 +96,36 @@ export function createIntake(deps: IntakeDeps): Intake {
           text: reply,
         })
         .catch((err: unknown) => logger.warn({ err }, 'could not post a private reply'));
-    if (!text) {
-      work.run('the Slack usage hint', () => whisper(WORDING.bareMention).then(() => {}));
-      return;
-    }
     const key = conversationKey(delivery.teamId, message.channel, threadTs);
-    const asker = slackAsker(deps.users, client, user, message.channel, message.channel_type);
     work.run('a Slack question', async (signal) => {
+      let arrival: Awaited<ReturnType<RunQueue['arrive']>>;
+      try {
+        arrival = await line.arrive(key, 'slack', deliveries);
+      } catch (err) {
+        logger.error({ err }, 'could not admit a Slack event');
+        await whisper(WORDING.storageUnavailable);
+        return;
+      }
+      if (!arrival) {
+        logger.debug(
+          { eventId: delivery.eventId, retryNum: delivery.retryNum },
+          'duplicate delivery ignored',
+        );
+        return;
+      }
+      if (!text) {
+        arrival.leave();
+        await whisper(WORDING.bareMention);
+        return;
+      }
+      const asker = slackAsker(deps.users, client, user, message.channel, message.channel_type);
       // Checked before anything is posted, so a refusal is one private line and nothing else.
-      const access = await deps.assistant.access(asker.asker, key);
+      const access = await deps.assistant.access(asker.asker, key).catch((err: unknown) => {
+        arrival.leave();
+        throw err;
+      });
       if (!access.allowed) {
+        arrival.leave();
         await whisper(access.message);
         return;
       }
@@ -132,6 +149,7 @@ export function createIntake(deps: IntakeDeps): Intake {
               ? downloadAll(files, { maxBytes: deps.attachmentMaxBytes, signal, logger })
               : undefined,
           onAnswered: thread ? (ts) => deps.threads.answered(key, ts) : undefined,
+          arrival,
         },
         signal,
       );

@@ -46,7 +46,7 @@ export interface SlackRendererOptions {
 export interface SlackRenderer extends RunRenderer {
   /** After finish: false when the answer message could not be posted at all. */
   delivered(): Promise<boolean>;
-  /** The answer message's ts once posted, or undefined if it never could be. */
+  /** The answer message's ts once posted (the "thinking" placeholder), undefined if it never could be. */
   answerTs(): Promise<string | undefined>;
 }
 

@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
+import type { Arrival } from '../../core/ports/run-queue.js';
 import type { RunRegistry } from '../shared/run-registry.js';
 import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
 import type { RunView } from '../shared/run-view.js';
@@ -28,6 +29,8 @@ export interface Question {
   attachments?: AskRequest['attachments'];
   /** Told the answer message's ts once the run answered. */
   onAnswered?: ((ts: string) => void) | undefined;
+  /** Its place in the channel's line, taken when the event arrived. */
+  arrival?: Arrival | undefined;
 }
 
 /** What running a question needs. */
@@ -69,6 +72,10 @@ export async function runQuestion(
   });
   // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
   const author = question.asker.user().then((user) => user.name);
+  // Where the placeholder is, so that another replica can say so there if this one dies before answering.
+  void renderer.answerTs().then((ts) => {
+    if (ts) question.arrival?.placed({ channel: question.place.channel, ts });
+  });
   let view: RunView;
   try {
     view = await askAndRender({
@@ -81,6 +88,7 @@ export async function runQuestion(
         asker: question.asker.asker,
         context: question.thread,
         attachments: question.attachments,
+        arrival: question.arrival,
       },
       renderer,
       signal: run.signal,

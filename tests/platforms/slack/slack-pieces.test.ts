@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { createDeduper, DEDUPE_TTL_MS } from '../../../src/core/runs/delivery-dedupe.js';
 import { conversationKey } from '../../../src/platforms/slack/conversation-key.js';
-import { createDeduper, DEDUPE_TTL_MS } from '../../../src/platforms/slack/event-dedupe.js';
 import { markdownToMessages, SECTION_CHARS } from '../../../src/platforms/slack/limits.js';
 import { questionFromSlack } from '../../../src/platforms/slack/slack-text.js';
 import { testConfig } from '../../helpers/config.js';
