@@ -2,12 +2,14 @@ import { App, type Context, HTTPReceiver, type Receiver, SocketModeReceiver, web
 import { ConfigError } from '../../core/errors.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
+import { createAgentSurface } from './agent-surface.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { registerCommands } from './commands.js';
 import { createDeduper } from './event-dedupe.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
 import { createMountedReceiver } from './mounted-receiver.js';
 import { explainStartError } from './start-errors.js';
+import { createStreamingSupport } from './streaming-support.js';
 import { createUserDirectory } from './user-names.js';
 
 /** The Slack adapter; `idle` serves tests. */
@@ -92,6 +94,9 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     logger,
     work,
     dedupe: createDeduper(),
+    streaming: createStreamingSupport(config.SLACK_STREAMING, logger),
+    taskDisplay: config.SLACK_TASK_DISPLAY,
+    agent: createAgentSurface(config.SLACK_SUGGESTED_PROMPTS, logger),
   };
   const intake = createIntake(intakeDeps);
   const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
@@ -107,6 +112,7 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     intake.message(event as IncomingMessage, delivery(body, context), client);
   });
   registerCommands(app, config, intakeDeps);
+  intakeDeps.agent.register(app);
   // One bad event must never take the process down: Bolt routes listener errors here.
   app.error(async (err) => {
     logger.error({ err }, 'a Slack event failed');

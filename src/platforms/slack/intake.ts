@@ -95,9 +95,12 @@ export function createIntake(deps: IntakeDeps): Intake {
         {
           key,
           userId: user,
+          teamId: delivery.teamId,
           text,
           place: { channel: message.channel, threadTs },
           layout: threadTs ? 'thread' : 'channel',
+          questionTs: message.ts,
+          dm: asker.asker.dm,
           asker,
         },
         signal,

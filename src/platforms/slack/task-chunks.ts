@@ -1,0 +1,88 @@
+import type { types } from '@slack/bolt';
+import { OBSERVATION_CHARS } from '../shared/display-limits.js';
+import { cut } from '../shared/format-step.js';
+import type { StepView } from '../shared/run-view.js';
+import { safeMarkdown, TASK_FIELD_CHARS } from './native-markdown.js';
+
+/** A task card's state in a native stream. */
+export type TaskChunk = types.TaskUpdateChunk;
+
+/** Plain text for a task card field: safe, on as few lines as read well, within Slack's limit. */
+function field(text: string): string {
+  return cut(safeMarkdown(text.trim()), TASK_FIELD_CHARS - 1).text;
+}
+
+/**
+ * The reasoning steps of a run as task cards: a Thought is a finished card; an Action is a card in
+ * progress that its Observation completes (or marks failed), with the tool's result as its output.
+ */
+export function createTaskCards() {
+  const cards = new Map<string, TaskChunk>();
+  // Actions waiting for their observation, by step and tool, oldest first.
+  const waiting = new Map<string, string[]>();
+  let count = 0;
+
+  const put = (card: TaskChunk): TaskChunk => {
+    cards.set(card.id, card);
+    return card;
+  };
+
+  return {
+    /** The card (new or updated) a step shows as. */
+    step(step: StepView): TaskChunk {
+      switch (step.kind) {
+        case 'thought':
+          return put({
+            type: 'task_update',
+            id: `task-${++count}`,
+            title: 'Thought',
+            status: 'complete',
+            details: field(step.text),
+          });
+        case 'action': {
+          const id = `task-${++count}`;
+          const key = `${step.step}:${step.tool}`;
+          waiting.set(key, [...(waiting.get(key) ?? []), id]);
+          return put({
+            type: 'task_update',
+            id,
+            title: field(`Action: ${step.tool}`),
+            status: 'in_progress',
+            details: field(typeof step.input === 'string' ? step.input : (JSON.stringify(step.input) ?? '')),
+          });
+        }
+        case 'observation': {
+          const key = `${step.step}:${step.tool}`;
+          const [id, ...rest] = waiting.get(key) ?? [];
+          waiting.set(key, rest);
+          const output = field(cut(step.text, OBSERVATION_CHARS).text);
+          const status = step.ok ? 'complete' : 'error';
+          const action = id ? cards.get(id) : undefined;
+          if (action) return put({ ...action, status, output });
+          return put({
+            type: 'task_update',
+            id: `task-${++count}`,
+            title: field(`Observation: ${step.tool}`),
+            status,
+            output,
+          });
+        }
+      }
+    },
+    /** A card saying how many steps were not shown. */
+    note(title: string): TaskChunk {
+      return put({ type: 'task_update', id: `task-${++count}`, title: field(title), status: 'complete' });
+    },
+    /** Cards still in progress when the run ended, marked failed. */
+    unfinished(): TaskChunk[] {
+      return [...cards.values()]
+        .filter((card) => card.status === 'in_progress' || card.status === 'pending')
+        .map((card) => put({ ...card, status: 'error' }));
+    },
+    /** Every card in its latest state, in order. */
+    all: (): TaskChunk[] => [...cards.values()],
+  };
+}
+
+/** The task cards of one run. */
+export type TaskCards = ReturnType<typeof createTaskCards>;
