@@ -457,9 +457,33 @@ export function visibleText(message: {
 
 const TEXT_BLOCKS = new Set(['section', 'context', 'markdown']);
 
-/** A streamed message's task cards as people read them: `title: details → output [status]`, one per line. */
-export function taskCards(message: { stream?: FakeStream | undefined }): string {
-  return (message.stream?.tasks ?? [])
+/** The task cards a message shows: its card blocks once rewritten, else what was streamed. */
+export function cardsOf(message: {
+  stream?: FakeStream | undefined;
+  blocks?: Json[] | undefined;
+}): Pick<FakeTask, 'title' | 'status' | 'details' | 'output'>[] {
+  const rewritten =
+    message.stream?.state !== 'streaming' &&
+    message.blocks?.some((b: Json) => b.type === 'task_card' || b.type === 'plan');
+  if (!rewritten) return message.stream?.tasks ?? [];
+  const richText = (r: Json) =>
+    r?.elements?.flatMap((e: Json) => e.elements?.map((t: Json) => t.text ?? '') ?? []).join('') || undefined;
+  return message
+    .blocks!.flatMap((b: Json) => (b.type === 'plan' ? b.tasks : b.type === 'task_card' ? [b] : []))
+    .map((b: Json) => ({
+      title: b.title,
+      status: b.status,
+      details: richText(b.details),
+      output: richText(b.output),
+    }));
+}
+
+/**
+ * A streamed message's task cards as people read them: `title: details → output [status]`, one per line.
+ * Once `chat.update` rewrote the message, the cards are those of its `task_card` / `plan` blocks.
+ */
+export function taskCards(message: { stream?: FakeStream | undefined; blocks?: Json[] | undefined }): string {
+  return cardsOf(message)
     .map((t) =>
       [t.title, t.details ? `: ${t.details}` : '', t.output ? ` → ${t.output}` : '', ` [${t.status}]`].join(
         '',

@@ -10,7 +10,7 @@ import { NATIVE_MESSAGE_CHARS, safeMarkdown, UPDATE_TEXT_CHARS } from './native-
 import { createNativeStream } from './native-stream.js';
 import type { SlackRenderer } from './render.js';
 import { runButtons } from './run-buttons.js';
-import { createTaskCards } from './task-chunks.js';
+import { createTaskCards, taskBlocks } from './task-chunks.js';
 
 /**
  * Answer characters streamed live into the first message. A long answer's first message ends where the
@@ -77,32 +77,39 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
   let diverged = false;
   let delivered = false;
 
-  // Once Slack stops taking chunks, the answer so far is shown by paced edits of the same message.
-  let editor: ReturnType<typeof createPacedEditor> | undefined;
+  // Once Slack stops taking chunks, the run so far is shown by paced edits of the same message, with the
+  // task cards as static blocks (an edit replaces what was streamed).
   const feedback = runButtons('feedback', options.runId);
+  let latest = '';
+  let editor: ReturnType<typeof createPacedEditor> | undefined;
   const edit = () => {
     editor ??= createPacedEditor(
       async (json) => {
         const { text, final } = JSON.parse(json) as { text: string; final: boolean };
         const ts = await stream.ts();
-        if (ts)
-          await client.chat.update({ channel, ts, ...wholeMessage(text, final ? feedback : undefined) });
+        if (!ts) return;
+        const steps = taskBlocks(cards.all(), options.taskDisplay);
+        await client.chat.update({ channel, ts, ...wholeMessage(text, steps, final ? feedback : []) });
       },
       options.intervalMs,
       (err) => logger.warn({ err, channel }, 'could not update an expired stream'),
     );
     return editor;
   };
+  const refresh = () => {
+    if (stream.expired) edit().set(JSON.stringify({ text: latest || WORDING.thinking, final: false }));
+  };
 
   const renderer = renderIncrementally({
-    step: (step) => stream.push(cards.step(step)),
+    step(step) {
+      stream.push(cards.step(step));
+      refresh();
+    },
     stepsCut: (count) => stream.push(cards.note(moreSteps(count))),
     streaming(answer) {
       if (handedOver) return;
-      if (stream.expired) {
-        if (answer) edit().set(JSON.stringify({ text: answer, final: false }));
-        return;
-      }
+      latest = answer;
+      if (stream.expired) return refresh();
       if (!answer.startsWith(streamed)) {
         diverged = true; // retracted text cannot be taken back out of a stream
         return;
@@ -115,7 +122,7 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
     },
     async end(view) {
       if (handedOver) return;
-      const parts = finalParts(view, streamed, options.maxMessages);
+      const parts = finalParts(view, diverged ? '' : streamed, options.maxMessages);
       const first = parts[0]!;
       const answered = view.phase === 'final';
       const closing = cards.unfinished();
@@ -148,7 +155,7 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
           await client.chat.postMessage({
             channel,
             thread_ts: threadTs,
-            ...wholeMessage(part, undefined),
+            ...wholeMessage(part, [], []),
             unfurl_links: false,
             unfurl_media: false,
           });
@@ -174,15 +181,16 @@ function finalParts(view: RunView, streamed: string, maxMessages: number): strin
   return splitCapped(text, NATIVE_MESSAGE_CHARS, maxMessages);
 }
 
-/** A whole message as a `chat.update` or `chat.postMessage` takes it: markdown blocks, short fallback text. */
+/** A whole message as `chat.update` or `chat.postMessage` take it: blocks, and a short fallback text. */
 function wholeMessage(
   markdown: string,
-  buttons: types.KnownBlock[] | undefined,
+  steps: types.KnownBlock[],
+  buttons: types.KnownBlock[],
 ): { text: string; blocks: types.KnownBlock[] } {
   const safe = safeMarkdown(markdown);
   return {
     text: cut(safe, UPDATE_TEXT_CHARS).text,
-    blocks: [{ type: 'markdown', text: safe }, ...(buttons ?? [])],
+    blocks: [...steps, { type: 'markdown', text: safe }, ...buttons],
   };
 }
 

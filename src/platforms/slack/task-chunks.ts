@@ -86,3 +86,33 @@ export function createTaskCards() {
 
 /** The task cards of one run. */
 export type TaskCards = ReturnType<typeof createTaskCards>;
+
+/** Most task cards shown one block each; more go into one plan block (a message holds 50 blocks). */
+const CARD_BLOCKS_MAX = 40;
+
+/**
+ * The task cards as static blocks, for a message rewritten by `chat.update` (which replaces what was
+ * streamed): one `task_card` each in a timeline, or one `plan` holding them all.
+ */
+export function taskBlocks(cards: readonly TaskChunk[], display: 'timeline' | 'plan'): types.KnownBlock[] {
+  if (cards.length === 0) return [];
+  const blocks = cards.map(
+    (card): types.TaskCardBlock => ({
+      type: 'task_card',
+      task_id: card.id,
+      title: card.title,
+      status: card.status,
+      ...(card.details ? { details: richText(card.details) } : {}),
+      ...(card.output ? { output: richText(card.output) } : {}),
+    }),
+  );
+  if (display === 'timeline' && blocks.length <= CARD_BLOCKS_MAX) return blocks;
+  return [{ type: 'plan', title: PLAN_TITLE, tasks: blocks }];
+}
+
+/** The title of the plan block that holds the steps of a rewritten message. */
+export const PLAN_TITLE = 'Steps';
+
+function richText(text: string): types.RichTextBlock {
+  return { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text }] }] };
+}

@@ -31,10 +31,12 @@ const lastQuestion = (h: SlackHarness, request = -1) =>
     .body.messages.filter((m) => m.role === 'user')
     .at(-1)!.content;
 
-describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) => {
+// These show the edit layout (an answer message edited as it streams, steps in its thread); native streaming
+// has its own tests in slack-native.test.ts.
+describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode, SLACK_STREAMING=edit)', (mode) => {
   let h: SlackHarness;
   const start = async (options?: Parameters<typeof startSlackHarness>[1]) => {
-    h = await startSlackHarness(mode, options);
+    h = await startSlackHarness(mode, { ...options, env: { SLACK_STREAMING: 'edit', ...options?.env } });
     return h;
   };
   afterEach(async () => {
