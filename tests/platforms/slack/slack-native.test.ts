@@ -170,8 +170,8 @@ describe('slack native streaming (SLACK_STREAMING=native, the default)', () => {
     expect(h.slack.assistant.statuses.at(-1)).toMatchObject({ status: '' });
   });
 
-  it('falls back the same way on not_allowed and missing_scope', async () => {
-    for (const error of ['not_allowed', 'missing_scope']) {
+  it('falls back the same way on not_allowed, missing_scope and not_allowed_token_type', async () => {
+    for (const error of ['not_allowed', 'missing_scope', 'not_allowed_token_type']) {
       await start();
       h.slack.streaming.reject = error;
       h.model.script({ content: `Answered despite ${error}.` });
@@ -179,6 +179,24 @@ describe('slack native streaming (SLACK_STREAMING=native, the default)', () => {
       expect(topLevel(h).map(visibleText)).toEqual([`Answered despite ${error}.`]);
       await h.close();
     }
+  });
+
+  it('falls back only for the workspace that refused; others keep streaming', async () => {
+    await start();
+    h.slack.override(({ method, args }) =>
+      method.endsWith('Stream') && args.team_id === 'T0002'
+        ? { ok: false, error: 'unknown_method' }
+        : undefined,
+    );
+    h.model.script({ content: 'Edited for T0002.' }, { content: 'Streamed for T0001.' });
+    await h.deliver(eventCallback(mention('hello', { channel: 'C0002' }), { team: 'T0002' }));
+    await h.settle();
+    const question = mention('hello');
+    await ask(h, question);
+    expect(topLevel(h, 'C0002').map(visibleText)).toEqual(['Edited for T0002.']);
+    const [streamed] = replies(h, CHANNEL, question.ts);
+    expect(streamed!.stream!.state).toBe('stopped');
+    expect(visibleText(streamed!)).toBe('Streamed for T0001.');
   });
 
   it('finishes a stream Slack stopped taking (message_not_in_streaming_state) with chat.update', async () => {
