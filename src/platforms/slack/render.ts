@@ -8,6 +8,7 @@ import { formatStep } from './format-steps.js';
 import { buildMessage, markdownToMessages, type SlackMessage } from './limits.js';
 import { createLiveMessage, postMessage, type SlackPlace } from './live-message.js';
 import { plainToMrkdwn } from './mrkdwn.js';
+import { runButtons } from './run-buttons.js';
 import { createStepReplies, createStepsMessage } from './steps-layout.js';
 
 /**
@@ -31,6 +32,8 @@ export interface SlackRendererOptions {
   context?: string | undefined;
   /** ANSWER_MAX_MESSAGES: messages one answer may take; past them it is cut with a note. */
   maxMessages: number;
+  /** Names the run on its Stop (while it runs) and feedback (once answered) buttons; none without it. */
+  runId?: string | undefined;
 }
 
 /** Renders the run view in Slack messages. */
@@ -50,6 +53,8 @@ type AnswerView =
 export function createSlackRenderer(options: SlackRendererOptions): SlackRenderer {
   const { client, place, logger, context } = options;
   const warn = (what: string) => (err: unknown) => logger.warn({ err, channel: place.channel }, what);
+  const stop = options.runId ? runButtons('stop', options.runId) : [];
+  const feedback = options.runId ? runButtons('feedback', options.runId) : [];
 
   const answer = createLiveMessage<AnswerView>({
     client,
@@ -59,11 +64,11 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
     render: (view) => {
       switch (view.kind) {
         case 'thinking':
-          return buildMessage([THINKING], context);
+          return withButtons(buildMessage([THINKING], context), stop);
         case 'stream': {
           const [first, ...more] = markdownToMessages(view.markdown, context);
           // Only the first message is streamed; the rest is posted once the answer is complete.
-          return more.length > 0 ? withEllipsis(first!) : first!;
+          return withButtons(more.length > 0 ? withEllipsis(first!) : first!, stop);
         }
         case 'done':
           return view.message;
@@ -103,8 +108,9 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
               shown.text.length,
             )
           : [buildMessage([`:warning: ${plainToMrkdwn(shown.text)}`], context)];
+      const first = shown.kind === 'answer' ? withButtons(messages[0]!, feedback) : messages[0]!;
       try {
-        await answer.finish({ kind: 'done', message: messages[0]! });
+        await answer.finish({ kind: 'done', message: first });
       } catch (err) {
         warn('could not post the answer')(err);
       }
@@ -139,6 +145,10 @@ function capMessages(messages: SlackMessage[], max: number, totalChars: number):
     blocks: [...last.blocks, { type: 'context', elements: [{ type: 'mrkdwn', text: note }] }],
   };
   return kept;
+}
+
+function withButtons(message: SlackMessage, buttons: SlackMessage['blocks']): SlackMessage {
+  return buttons.length > 0 ? { ...message, blocks: [...message.blocks, ...buttons] } : message;
 }
 
 function withEllipsis(message: SlackMessage): SlackMessage {

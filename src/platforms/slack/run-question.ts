@@ -58,6 +58,8 @@ export async function runQuestion(
   shutdown: AbortSignal,
 ): Promise<boolean> {
   const logger = deps.logger.child({ key: question.key });
+  // `/ask` has no question message to name the run by, so its answer has no buttons.
+  const runId = question.questionTs ? `${question.key}@${question.questionTs}` : undefined;
   const edit = () =>
     createSlackRenderer({
       client,
@@ -67,6 +69,7 @@ export async function runQuestion(
       maxMessages: deps.maxMessages,
       logger,
       context: question.context,
+      runId,
     });
   const sideCalls: Promise<void>[] = [];
   let renderer: SlackRenderer;

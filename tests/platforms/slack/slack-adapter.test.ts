@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseRunActionId } from '../../../src/platforms/shared/run-actions.js';
 import { eventCallback, userTs, visibleText } from '../../fakes/slack-server.js';
 import { startGatedModel } from './gated-model.js';
 import {
@@ -62,6 +63,29 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode, SLACK_STRE
     ]);
     // The bot's mention is stripped and the asker is named by display name.
     expect(lastQuestion(h, 0)).toBe('[Alice] what is 123 * 456 + 789?');
+  });
+
+  it('shows a Stop button while answering, and 👍 / 👎 under the finished answer', async () => {
+    await start();
+    h.model.script(...CALCULATOR_RUN, {
+      status: 400,
+      body: { error: { message: 'context length exceeded' } },
+    });
+    const question = mention('what is 123 * 456 + 789?');
+    await ask(h, question);
+    const runId = `slack:T0001:${CHANNEL}@${question.ts}`;
+    const [answer] = topLevel(h);
+    const stop = answer!.versions[0]!.blocks!.find((b: { type: string }) => b.type === 'actions');
+    expect(parseRunActionId(stop.elements[0].action_id)).toEqual({ action: 'stop', runId });
+    // The finished answer has no Stop button any more, but the feedback buttons.
+    expect(answer!.blocks!.map((b: { type: string }) => b.type)).toEqual(['section', 'context_actions']);
+    const feedback = answer!.blocks![1].elements[0];
+    expect(parseRunActionId(feedback.positive_button.value)).toEqual({ action: 'feedback_up', runId });
+    expect(parseRunActionId(feedback.negative_button.value)).toEqual({ action: 'feedback_down', runId });
+
+    // A failure ends with neither.
+    await ask(h, mention('again'));
+    expect(topLevel(h)[1]!.blocks!.map((b: { type: string }) => b.type)).toEqual(['section']);
   });
 
   it('shows the answer while it streams, by editing the answer message', async () => {
@@ -252,7 +276,8 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode, SLACK_STRE
     for (const message of messages) {
       expect(message.blocks!.length).toBeLessThanOrEqual(50);
       expect(message.text.length).toBeLessThanOrEqual(40_000);
-      for (const block of message.blocks!) expect(block.text.text.length).toBeLessThanOrEqual(3000);
+      for (const block of message.blocks!.filter((b: { type: string }) => b.type === 'section'))
+        expect(block.text.text.length).toBeLessThanOrEqual(3000);
     }
     const all = seen(messages);
     const order = paragraphs.map((p) => all.indexOf(p.slice(0, 8)));
