@@ -1,5 +1,4 @@
 import type { types } from '@slack/bolt';
-import { OBSERVATION_CHARS } from '../shared/display-limits.js';
 import { cut } from '../shared/format-step.js';
 import type { StepView } from '../shared/run-view.js';
 import { safeMarkdown, TASK_FIELD_CHARS } from './native-markdown.js';
@@ -7,9 +6,15 @@ import { safeMarkdown, TASK_FIELD_CHARS } from './native-markdown.js';
 /** A task card's state in a native stream. */
 export type TaskChunk = types.TaskUpdateChunk;
 
-/** Plain text for a task card field: safe, on as few lines as read well, within Slack's limit. */
+/** Text for a task card field: nothing in it notifies anyone, and it fits Slack's limit. */
 function field(text: string): string {
   return cut(safeMarkdown(text.trim()), TASK_FIELD_CHARS - 1).text;
+}
+
+/** `details` / `output` of a card, left out when empty (Slack refuses empty text). */
+function optional(name: 'details' | 'output', text: string): Partial<TaskChunk> {
+  const value = field(text);
+  return value ? { [name]: value } : {};
 }
 
 /**
@@ -37,7 +42,7 @@ export function createTaskCards() {
             id: `task-${++count}`,
             title: 'Thought',
             status: 'complete',
-            details: field(step.text),
+            ...optional('details', step.text),
           });
         case 'action': {
           const id = `task-${++count}`;
@@ -48,23 +53,26 @@ export function createTaskCards() {
             id,
             title: field(`Action: ${step.tool}`),
             status: 'in_progress',
-            details: field(typeof step.input === 'string' ? step.input : (JSON.stringify(step.input) ?? '')),
+            ...optional(
+              'details',
+              typeof step.input === 'string' ? step.input : (JSON.stringify(step.input) ?? ''),
+            ),
           });
         }
         case 'observation': {
           const key = `${step.step}:${step.tool}`;
           const [id, ...rest] = waiting.get(key) ?? [];
           waiting.set(key, rest);
-          const output = field(cut(step.text, OBSERVATION_CHARS).text);
+          const output = optional('output', step.text);
           const status = step.ok ? 'complete' : 'error';
           const action = id ? cards.get(id) : undefined;
-          if (action) return put({ ...action, status, output });
+          if (action) return put({ ...action, status, ...output });
           return put({
             type: 'task_update',
             id: `task-${++count}`,
             title: field(`Observation: ${step.tool}`),
             status,
-            output,
+            ...output,
           });
         }
       }
