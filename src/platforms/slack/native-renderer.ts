@@ -10,7 +10,7 @@ import { NATIVE_MESSAGE_CHARS, safeMarkdown, UPDATE_TEXT_CHARS } from './native-
 import { createNativeStream } from './native-stream.js';
 import type { SlackRenderer } from './render.js';
 import { runButtons } from './run-buttons.js';
-import { createTaskCards, taskBlocks } from './task-chunks.js';
+import { createTaskCards, PLAN_TITLE, taskBlocks } from './task-chunks.js';
 
 /**
  * Answer characters streamed live into the first message. A long answer's first message ends where the
@@ -100,8 +100,11 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
     if (stream.expired) edit().set(JSON.stringify({ text: latest || WORDING.thinking, final: false }));
   };
 
+  // A plan is titled while the run goes on, and retitled once it ends.
+  const plan = options.taskDisplay === 'plan';
   const renderer = renderIncrementally({
     step(step) {
+      if (plan && cards.all().length === 0) stream.push({ type: 'plan_update', title: WORDING.thinking });
       stream.push(cards.step(step));
       refresh();
     },
@@ -125,7 +128,8 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
       const parts = finalParts(view, diverged ? '' : streamed, options.maxMessages);
       const first = parts[0]!;
       const answered = view.phase === 'final';
-      const closing = cards.unfinished();
+      const closing: types.AnyChunk[] = cards.unfinished();
+      if (plan && cards.all().length > 0) closing.push({ type: 'plan_update', title: PLAN_TITLE });
       let ended: Awaited<ReturnType<typeof stream.stop>>;
       if (!diverged && first.startsWith(streamed)) {
         const rest = first.slice(streamed.length);

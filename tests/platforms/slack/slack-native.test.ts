@@ -147,6 +147,11 @@ describe('slack native streaming (SLACK_STREAMING=native, the default)', () => {
     const [answer] = replies(h, CHANNEL, question.ts);
     expect(answer!.stream!.taskDisplayMode).toBe('plan');
     expect(taskCards(answer!)).toContain('Action: calculator');
+    // Titled while it runs, retitled once done.
+    const titles = answer!
+      .stream!.chunks.filter((c: Json) => c.type === 'plan_update')
+      .map((c: Json) => c.title);
+    expect(titles).toEqual([WORDING.thinking, 'Steps']);
   });
 
   it('falls back to edited messages when the workspace does not know the streaming methods, and says so once', async () => {
