@@ -59,9 +59,11 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
       options.onUnstarted(err, unsupported);
     },
   });
-  // Slack cannot take blocks back out of a stream, so the Stop button goes to the asker alone, beside it.
+  // Slack cannot take blocks back out of a stream, so the Stop button goes to the asker alone, beside it;
+  // not for a stream that starts only once the run has ended (a short answer comes whole).
+  let ending = false;
   const stopOffered = stream.ts().then(async (ts) => {
-    if (!ts) return;
+    if (!ts || ending) return;
     await client.chat
       .postEphemeral({
         channel,
@@ -124,6 +126,7 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
       streamed = answer.slice(0, end);
     },
     async end(view) {
+      ending = true;
       if (handedOver) return;
       const parts = finalParts(view, diverged ? '' : streamed, options.maxMessages);
       const first = parts[0]!;

@@ -350,6 +350,8 @@ describe('slack native streaming (SLACK_STREAMING=native, the default)', () => {
     const [answer] = replies(h, CHANNEL, parent);
     expect(visibleText(answer!)).toBe('In the thread.');
     expect(answer!.stream).toBeDefined();
+    // The answer came whole at the end: no Stop button was offered for it.
+    expect(h.slack.ephemerals).toEqual([]);
   });
 });
 
