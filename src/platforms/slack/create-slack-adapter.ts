@@ -3,6 +3,7 @@ import { ConfigError } from '../../core/errors.js';
 import { createRunRegistry } from '../shared/run-registry.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
+import { createAgentSurface } from './agent-surface.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { registerCommands } from './commands.js';
 import { createDeduper } from './event-dedupe.js';
@@ -10,6 +11,7 @@ import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } fr
 import { createMountedReceiver } from './mounted-receiver.js';
 import { registerRunButtons } from './run-buttons.js';
 import { explainStartError } from './start-errors.js';
+import { createStreamingSupport } from './streaming-support.js';
 import { createUserDirectory } from './user-names.js';
 
 /** The Slack adapter; `idle` serves tests. */
@@ -97,6 +99,9 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     logger,
     work,
     dedupe: createDeduper(),
+    streaming: createStreamingSupport(config.SLACK_STREAMING, logger),
+    taskDisplay: config.SLACK_TASK_DISPLAY,
+    agent: createAgentSurface(config.SLACK_SUGGESTED_PROMPTS, logger),
   };
   const intake = createIntake(intakeDeps);
   const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
@@ -113,6 +118,7 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
   });
   registerCommands(app, config, intakeDeps);
   registerRunButtons(app, { assistant, runs, users, adminUsers: config.ADMIN_USERS, work, logger });
+  intakeDeps.agent.register(app);
   // One bad event must never take the process down: Bolt routes listener errors here.
   app.error(async (err) => {
     logger.error({ err }, 'a Slack event failed');
