@@ -19,7 +19,8 @@ function optional(name: 'details' | 'output', text: string): Partial<TaskChunk> 
 
 /**
  * The reasoning steps of a run as task cards: a Thought is a finished card; an Action is a card in
- * progress that its Observation completes (or marks failed), with the tool's result as its output.
+ * progress that its Observation completes (or marks failed), with the tool's result as its output; a
+ * note about the run itself (e.g. who stopped it) is a finished card titled with it.
  */
 export function createTaskCards() {
   const cards = new Map<string, TaskChunk>();
