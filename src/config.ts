@@ -46,6 +46,32 @@ const rateLimit = (fallback: string) =>
       }
       return rate;
     });
+/** `title|message;title|message`: at most 4 prompts, each with a title and a message. */
+const suggestedPrompts = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const entries = text
+      .split(';')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    if (entries.length > 4) {
+      ctx.addIssue({ code: 'custom', message: `at most 4 prompts (got ${entries.length})` });
+      return z.NEVER;
+    }
+    const prompts: { title: string; message: string }[] = [];
+    for (const entry of entries) {
+      const at = entry.indexOf('|');
+      const title = at < 0 ? '' : entry.slice(0, at).trim();
+      const message = at < 0 ? '' : entry.slice(at + 1).trim();
+      if (!title || !message) {
+        ctx.addIssue({ code: 'custom', message: `"${entry}" is not title|message; separate prompts with ;` });
+        return z.NEVER;
+      }
+      prompts.push({ title, message });
+    }
+    return prompts;
+  });
 const price = z.coerce.number().min(0).optional();
 const globList = (fallback: string) =>
   z
@@ -154,6 +180,9 @@ const schema = z.object({
     .string()
     .regex(/^\/[\w-]+$/)
     .default('/settings'),
+  SLACK_STREAMING: z.enum(['native', 'edit']).default('native'),
+  SLACK_TASK_DISPLAY: z.enum(['timeline', 'plan']).default('timeline'),
+  SLACK_SUGGESTED_PROMPTS: suggestedPrompts,
   WEB_CHAT: bool(false),
   WEB_HOST: z
     .string()

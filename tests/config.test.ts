@@ -47,6 +47,37 @@ describe('configuration', () => {
     expect(config.LLM_MODEL).toBe('gpt-4o-mini');
   });
 
+  it('reads the Slack streaming settings and up to 4 suggested prompts', () => {
+    const config = parseConfig({
+      OPENAI_API_KEY: 'sk-abcdef',
+      SLACK_SUGGESTED_PROMPTS: ' Maths | What is 2 + 2? ; Weather|Is it raining in Paris? (a|b) ;',
+    });
+    expect(config.SLACK_STREAMING).toBe('native');
+    expect(config.SLACK_TASK_DISPLAY).toBe('timeline');
+    expect(config.SLACK_SUGGESTED_PROMPTS).toEqual([
+      { title: 'Maths', message: 'What is 2 + 2?' },
+      { title: 'Weather', message: 'Is it raining in Paris? (a|b)' },
+    ]);
+    expect(parseConfig({ OPENAI_API_KEY: 'sk-abcdef' }).SLACK_SUGGESTED_PROMPTS).toEqual([]);
+  });
+
+  it('refuses more than 4 suggested prompts, a prompt without a message, and unknown streaming modes', () => {
+    const five = Array.from({ length: 5 }, (_, i) => `T${i}|M${i}`).join(';');
+    expect(problemsOf({ OPENAI_API_KEY: 'sk-abcdef', SLACK_SUGGESTED_PROMPTS: five })).toEqual([
+      'SLACK_SUGGESTED_PROMPTS: at most 4 prompts (got 5) (got "T0|M0;T1|M1;T2|M2;T3|M3;T4|M4")',
+    ]);
+    const problems = problemsOf({
+      OPENAI_API_KEY: 'sk-abcdef',
+      SLACK_SUGGESTED_PROMPTS: 'Maths|What is 2 + 2?;Weather',
+      SLACK_STREAMING: 'fast',
+      SLACK_TASK_DISPLAY: 'list',
+    });
+    expect(problems).toHaveLength(3);
+    expect(problems.join('\n')).toMatch(/SLACK_SUGGESTED_PROMPTS: "Weather" is not title\|message/);
+    expect(problems.join('\n')).toMatch(/SLACK_STREAMING: .*"native".*"edit"/);
+    expect(problems.join('\n')).toMatch(/SLACK_TASK_DISPLAY: .*"timeline".*"plan"/);
+  });
+
   it('says what to set when no model is configured', () => {
     expect(problemsOf({}).join('\n')).toMatch(/OPENAI_API_KEY or OPENAI_BASE_URL/);
   });

@@ -79,7 +79,10 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
 
   {
     const model = await startPacedModel({ text: answer, ...STREAM });
-    const h = await startSlackHarness('socket', { env: { ...env, OPENAI_BASE_URL: model.url } });
+    // The edit layout: the row measures chat.update pacing (native streaming makes no edits).
+    const h = await startSlackHarness('socket', {
+      env: { ...env, SLACK_STREAMING: 'edit', OPENAI_BASE_URL: model.url },
+    });
     try {
       const before = h.slack.calls.length;
       const start = performance.now();

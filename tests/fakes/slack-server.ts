@@ -32,6 +32,8 @@ export interface FakeSlackMessage {
   versions: { text: string; blocks: Json[] | undefined; at: number }[];
   /** Message metadata the bot attached (e.g. marking its steps messages). */
   metadata?: Json;
+  /** For a message made by `chat.startStream`: what was streamed into it. */
+  stream?: FakeStream;
 }
 
 /** A message someone else wrote (see `addMessage`), which `conversations.replies` returns. */
@@ -56,6 +58,47 @@ export interface FakeSlackDownload {
   aborted: boolean;
   done: boolean;
 }
+
+/** A native stream (`chat.startStream` / `appendStream` / `stopStream`) as the fake saw it. */
+export interface FakeStream {
+  state: 'streaming' | 'stopped' | 'expired';
+  taskDisplayMode: string | undefined;
+  recipient: { user: string | undefined; team: string | undefined };
+  /** Every chunk received, in order (a `markdown_text` argument counts as a chunk). */
+  chunks: Json[];
+  /** The task cards, in the order first seen, each with its latest state and every status it went through. */
+  tasks: FakeTask[];
+  /** Blocks `chat.stopStream` put at the bottom. */
+  finalBlocks: Json[] | undefined;
+  /** appendStream calls accepted. */
+  appends: number;
+}
+
+/** One task card of a stream. */
+export interface FakeTask {
+  id: string;
+  title: string;
+  status: string;
+  details: string | undefined;
+  output: string | undefined;
+  statuses: string[];
+}
+
+/** What the fake does with streams: expire them after some appends, or not know the methods at all. */
+export interface FakeStreamingBehaviour {
+  /** A stream stops accepting chunks (`message_not_in_streaming_state`) after this many appends. */
+  expireAfterAppends?: number | undefined;
+  /** Every streaming method answers this error (e.g. `unknown_method`, `not_allowed`). */
+  reject?: string | undefined;
+}
+
+/** Slack's limits on streams, enforced by the fake so tests catch chunks Slack would refuse. */
+export const STREAM_LIMITS = {
+  markdownChars: 12_000,
+  taskFieldChars: 256,
+  updateTextChars: 4000,
+  statuses: ['pending', 'in_progress', 'complete', 'error'],
+} as const;
 
 /** A message posted to a slash command's `response_url` (what `respond()` sends). */
 export interface FakeResponse {
@@ -117,6 +160,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const history: FakeSlackHistoryMessage[] = [];
   const files = new Map<string, { name: string; mimetype: string; content: Buffer }>();
   const downloads: FakeSlackDownload[] = [];
+  const streaming: FakeStreamingBehaviour = {};
+  const assistantCalls = {
+    statuses: [] as Json[],
+    suggestedPrompts: [] as Json[],
+    titles: [] as Json[],
+  };
   const watchers = new Set<() => void>();
   const notify = () => {
     for (const watcher of watchers) watcher();
@@ -204,9 +253,34 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
           message: { type: 'message', text: message.text, user: botUserId, bot_id: botId, ts },
         };
       }
+      case 'chat.startStream':
+      case 'chat.appendStream':
+      case 'chat.stopStream':
+        return answerStream(method, args);
+      case 'assistant.threads.setStatus':
+        if (!args.channel_id || !args.thread_ts || typeof args.status !== 'string')
+          return { ok: false, error: 'invalid_arguments' };
+        assistantCalls.statuses.push(args);
+        return { ok: true };
+      case 'assistant.threads.setSuggestedPrompts': {
+        const prompts = args.prompts;
+        if (!args.channel_id || !Array.isArray(prompts) || prompts.length === 0 || prompts.length > 4)
+          return { ok: false, error: 'invalid_arguments' };
+        if (prompts.some((p: Json) => !p.title || !p.message))
+          return { ok: false, error: 'invalid_arguments' };
+        assistantCalls.suggestedPrompts.push(args);
+        return { ok: true };
+      }
+      case 'assistant.threads.setTitle':
+        if (!args.channel_id || !args.thread_ts || !args.title)
+          return { ok: false, error: 'invalid_arguments' };
+        assistantCalls.titles.push(args);
+        return { ok: true };
       case 'chat.update': {
         const message = messages.find((m) => m.channel === args.channel && m.ts === args.ts);
         if (!message) return { ok: false, error: 'message_not_found' };
+        if (message.stream && String(args.text ?? '').length > STREAM_LIMITS.updateTextChars)
+          return { ok: false, error: 'msg_too_long' };
         message.text = args.text ?? '';
         message.blocks = args.blocks;
         message.versions.push({ text: message.text, blocks: message.blocks, at: performance.now() });
@@ -285,6 +359,60 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       res.end();
     };
     pump();
+  }
+
+  function answerStream(method: string, args: Json): Json {
+    if (streaming.reject) return { ok: false, error: streaming.reject };
+    const problem = invalidChunks(args);
+    if (problem) return { ok: false, error: 'invalid_arguments', response_metadata: { messages: [problem] } };
+    if (method === 'chat.startStream') {
+      if (!args.channel || !args.thread_ts) return { ok: false, error: 'invalid_arguments' };
+      const dm = String(args.channel).startsWith('D');
+      if (!dm && (!args.recipient_user_id || !args.recipient_team_id))
+        return { ok: false, error: 'missing_recipient_user_id' };
+      const ts = nextTs();
+      const stream: FakeStream = {
+        state: 'streaming',
+        taskDisplayMode: args.task_display_mode,
+        recipient: { user: args.recipient_user_id, team: args.recipient_team_id },
+        chunks: [],
+        tasks: [],
+        finalBlocks: undefined,
+        appends: 0,
+      };
+      const message: FakeSlackMessage = {
+        channel: args.channel,
+        ts,
+        threadTs: args.thread_ts,
+        text: '',
+        blocks: undefined,
+        versions: [],
+        stream,
+      };
+      messages.push(message);
+      const tooLong = addChunks(message, args);
+      if (tooLong) return tooLong;
+      return { ok: true, channel: args.channel, ts };
+    }
+    const message = messages.find((m) => m.channel === args.channel && m.ts === args.ts);
+    if (!message?.stream) return { ok: false, error: 'message_not_found' };
+    const stream = message.stream;
+    if (stream.state !== 'streaming') return { ok: false, error: 'message_not_in_streaming_state' };
+    if (method === 'chat.appendStream') {
+      if (streaming.expireAfterAppends !== undefined && stream.appends >= streaming.expireAfterAppends) {
+        stream.state = 'expired';
+        return { ok: false, error: 'message_not_in_streaming_state' };
+      }
+      stream.appends++;
+    }
+    const tooLong = addChunks(message, args);
+    if (tooLong) return tooLong;
+    if (method === 'chat.stopStream') {
+      stream.state = 'stopped';
+      stream.finalBlocks = args.blocks;
+      message.blocks = args.blocks;
+    }
+    return { ok: true, channel: args.channel, ts: args.ts };
   }
 
   // Socket Mode: one JSON envelope per event; the client acks with the same envelope_id.
@@ -402,6 +530,10 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     /** Overrides answers (e.g. `chat.postMessage` → `{ ok: false, error: 'not_in_channel' }`, or a 429). */
     override: (fn: ApiOverride) => overrides.push(fn),
     waitFor,
+    /** How streams behave from now on (expiry, unknown methods). */
+    streaming,
+    /** `assistant.threads.setStatus` / `setSuggestedPrompts` / `setTitle` calls accepted, in order. */
+    assistant: assistantCalls,
     /** Calls of one Web API method, in order. */
     callsTo: (method: string) => calls.filter((c) => c.method === method),
     socket: {
@@ -445,18 +577,137 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   };
 }
 
-/** The text a person sees in a message: its blocks (or its text without blocks), with Slack's escapes undone. */
-export function visibleText(message: { text: string; blocks?: Json[] | undefined }): string {
+/**
+ * The text a person sees in a message: its blocks (or its text without blocks), with Slack's escapes undone.
+ * A natively streamed message shows what was streamed (its task cards are in {@link taskCards}).
+ */
+export function visibleText(message: {
+  text: string;
+  blocks?: Json[] | undefined;
+  stream?: FakeStream | undefined;
+}): string {
+  const textual = (message.blocks ?? []).filter((b: Json) => TEXT_BLOCKS.has(b.type));
+  if (message.stream && textual.length === 0) return message.text;
   const parts = message.blocks?.length
-    ? message.blocks.flatMap((b: Json) =>
+    ? textual.flatMap((b: Json) =>
         b.type === 'section'
           ? [b.text?.text ?? '']
-          : b.type === 'context'
-            ? b.elements.map((e: Json) => e.text ?? '')
-            : [],
+          : b.type === 'markdown'
+            ? [b.text ?? '']
+            : b.elements.map((e: Json) => e.text ?? ''),
       )
     : [message.text];
-  return unescapeSlack(parts.join('\n'));
+  const text = parts.join('\n');
+  // Markdown blocks are not mrkdwn: Slack shows `&amp;` in them literally.
+  return message.blocks?.some((b: Json) => b.type === 'markdown') ? text : unescapeSlack(text);
+}
+
+const TEXT_BLOCKS = new Set(['section', 'context', 'markdown']);
+
+/** The task cards a message shows: its card blocks once rewritten, else what was streamed. */
+export function cardsOf(message: {
+  stream?: FakeStream | undefined;
+  blocks?: Json[] | undefined;
+}): Pick<FakeTask, 'title' | 'status' | 'details' | 'output'>[] {
+  const rewritten =
+    message.stream?.state !== 'streaming' &&
+    message.blocks?.some((b: Json) => b.type === 'task_card' || b.type === 'plan');
+  if (!rewritten) return message.stream?.tasks ?? [];
+  const richText = (r: Json) =>
+    r?.elements?.flatMap((e: Json) => e.elements?.map((t: Json) => t.text ?? '') ?? []).join('') || undefined;
+  return message
+    .blocks!.flatMap((b: Json) => (b.type === 'plan' ? b.tasks : b.type === 'task_card' ? [b] : []))
+    .map((b: Json) => ({
+      title: b.title,
+      status: b.status,
+      details: richText(b.details),
+      output: richText(b.output),
+    }));
+}
+
+/**
+ * A streamed message's task cards as people read them: `title: details → output [status]`, one per line.
+ * Once `chat.update` rewrote the message, the cards are those of its `task_card` / `plan` blocks.
+ */
+export function taskCards(message: { stream?: FakeStream | undefined; blocks?: Json[] | undefined }): string {
+  return cardsOf(message)
+    .map((t) =>
+      [t.title, t.details ? `: ${t.details}` : '', t.output ? ` → ${t.output}` : '', ` [${t.status}]`].join(
+        '',
+      ),
+    )
+    .join('\n');
+}
+
+/** Why Slack would refuse these stream arguments, or undefined when it would take them. */
+function invalidChunks(args: Json): string | undefined {
+  if (typeof args.markdown_text === 'string' && args.markdown_text.length > STREAM_LIMITS.markdownChars)
+    return 'markdown_text is too long';
+  if (args.chunks !== undefined && !Array.isArray(args.chunks)) return 'chunks must be an array';
+  for (const chunk of args.chunks ?? []) {
+    switch (chunk.type) {
+      case 'markdown_text':
+        if (typeof chunk.text !== 'string' || chunk.text.length > STREAM_LIMITS.markdownChars)
+          return 'bad markdown_text chunk';
+        break;
+      case 'task_update':
+        if (!chunk.id || !chunk.title || !STREAM_LIMITS.statuses.includes(chunk.status))
+          return 'bad task_update chunk';
+        for (const field of ['title', 'details', 'output'])
+          if (chunk[field] !== undefined && String(chunk[field]).length > STREAM_LIMITS.taskFieldChars)
+            return `task_update ${field} is too long`;
+        break;
+      case 'plan_update':
+        if (!chunk.title) return 'bad plan_update chunk';
+        break;
+      case 'blocks':
+        if (!Array.isArray(chunk.blocks) || chunk.blocks.length > 50) return 'bad blocks chunk';
+        break;
+      default:
+        return `unknown chunk type ${chunk.type}`;
+    }
+  }
+  if (Array.isArray(args.blocks) && args.blocks.length > 50) return 'too many blocks';
+  return undefined;
+}
+
+/** Records a stream call's chunks on its message; an error reply when the message would grow past Slack's limit. */
+function addChunks(message: FakeSlackMessage, args: Json): Json | undefined {
+  const stream = message.stream!;
+  const chunks: Json[] = [
+    ...(typeof args.markdown_text === 'string' ? [{ type: 'markdown_text', text: args.markdown_text }] : []),
+    ...(args.chunks ?? []),
+  ];
+  const added = chunks
+    .filter((c) => c.type === 'markdown_text')
+    .reduce((n: number, c: Json) => n + c.text.length, 0);
+  if (message.text.length + added > STREAM_LIMITS.markdownChars) return { ok: false, error: 'msg_too_long' };
+  for (const chunk of chunks) {
+    stream.chunks.push(chunk);
+    if (chunk.type === 'markdown_text') message.text += chunk.text;
+    if (chunk.type !== 'task_update') continue;
+    const task = stream.tasks.find((t) => t.id === chunk.id);
+    if (task) {
+      Object.assign(task, {
+        title: chunk.title,
+        status: chunk.status,
+        details: chunk.details ?? task.details,
+        output: chunk.output ?? task.output,
+      });
+      task.statuses.push(chunk.status);
+    } else {
+      stream.tasks.push({
+        id: chunk.id,
+        title: chunk.title,
+        status: chunk.status,
+        details: chunk.details,
+        output: chunk.output,
+        statuses: [chunk.status],
+      });
+    }
+  }
+  message.versions.push({ text: message.text, blocks: message.blocks, at: performance.now() });
+  return undefined;
 }
 
 /** Undoes Slack's three escapes (`&lt;`, `&gt;`, `&amp;`). */
@@ -586,7 +837,7 @@ function parseArgs(req: IncomingMessage, raw: string): Json {
   return args;
 }
 
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'unfurls']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'unfurls', 'chunks', 'prompts']);
 
 function tryJson(value: string): Json {
   try {

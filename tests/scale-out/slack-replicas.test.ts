@@ -53,6 +53,8 @@ postgresSuite('three Slack replicas on one Postgres', (databaseUrl) => {
           OPENAI_BASE_URL: model.url,
           DATABASE_URL: url,
           SLACK_BOT_TOKEN: 'xoxb-replicas-secret-123456',
+          // The line is the same in both layouts; the edit layout's placeholder is what a crash notice replaces.
+          SLACK_STREAMING: 'edit',
           SLACK_SIGNING_SECRET: SIGNING_SECRET,
           SLACK_API_URL: slack.apiUrl,
           PORT: String(port),

@@ -10,6 +10,8 @@ import {
 export const WORDING = {
   /** Shown where the answer will appear until it starts streaming. */
   thinking: 'Thinking…',
+  /** Slack's status line while the bot works on an answer (Slack puts the app's name before it). */
+  working: 'is thinking…',
   /** A channel already has MAX_QUEUED_PER_CHANNEL questions waiting (the core's sentence). */
   busy: BUSY_MESSAGE,
   /** A question arrived while the bot shuts down (the core's sentence). */

@@ -78,6 +78,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
         {
           key,
           userId: command.user_id,
+          teamId: team,
           text,
           place: { channel: command.channel_id },
           layout: 'channel',

@@ -4,6 +4,7 @@ import { createLocalArrivals } from '../../core/runs/run-queue.js';
 import { createRunRegistry } from '../shared/run-registry.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
+import { createAgentSurface } from './agent-surface.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { registerCommands } from './commands.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
@@ -11,6 +12,7 @@ import { sayInterrupted } from './interrupted.js';
 import { createMountedReceiver } from './mounted-receiver.js';
 import { registerRunButtons } from './run-buttons.js';
 import { explainStartError } from './start-errors.js';
+import { createStreamingSupport } from './streaming-support.js';
 import { createThreadReader } from './thread-history.js';
 import { createUserDirectory } from './user-names.js';
 
@@ -101,6 +103,9 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     line: deps.line ?? createLocalArrivals(),
     threads: createThreadReader({ users, maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
     attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
+    streaming: createStreamingSupport(config.SLACK_STREAMING, logger),
+    taskDisplay: config.SLACK_TASK_DISPLAY,
+    agent: createAgentSurface(config.SLACK_SUGGESTED_PROMPTS, logger),
   };
   deps.line?.onInterrupted('slack', (question) => sayInterrupted(app.client, question, logger));
   const intake = createIntake(intakeDeps);
@@ -119,6 +124,7 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
   });
   registerCommands(app, config, intakeDeps);
   registerRunButtons(app, { assistant, runs, users, adminUsers: config.ADMIN_USERS, work, logger });
+  intakeDeps.agent.register(app);
   // One bad event must never take the process down: Bolt routes listener errors here.
   app.error(async (err) => {
     logger.error({ err }, 'a Slack event failed');

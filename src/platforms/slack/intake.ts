@@ -139,9 +139,12 @@ export function createIntake(deps: IntakeDeps): Intake {
           key,
           settingsKey: conversationKey(delivery.teamId, message.channel),
           userId: user,
+          teamId: delivery.teamId,
           text,
           place: { channel: message.channel, threadTs },
           layout: threadTs ? 'thread' : 'channel',
+          questionTs: message.ts,
+          dm: asker.asker.dm,
           asker,
           thread: thread ? lazy(() => deps.threads.read(client, thread)) : undefined,
           attachments:

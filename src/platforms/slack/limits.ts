@@ -15,7 +15,7 @@ export const CONTEXT_CHARS = 500;
 /** What one Slack message carries: blocks for display, `text` as the fallback for notifications and search. */
 export interface SlackMessage {
   text: string;
-  blocks: (types.SectionBlock | types.ContextBlock | types.ActionsBlock | types.ContextActionsBlock)[];
+  blocks: types.KnownBlock[];
   /** Marks the bot's own messages for later reading (e.g. steps, which thread context leaves out). */
   metadata?: { event_type: string; event_payload: Record<string, never> } | undefined;
 }

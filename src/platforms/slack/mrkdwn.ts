@@ -187,6 +187,7 @@ function safeUrl(url: string): string | undefined {
 }
 
 /** Control characters have no place in chat text, and the converter uses a few as sentinels. */
-function stripControls(text: string): string {
+/** Removes control characters (tabs and newlines stay), which Slack would show as boxes or use as markup. */
+export function stripControls(text: string): string {
   return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
 }

@@ -5,9 +5,14 @@ import type { Arrival } from '../../core/ports/run-queue.js';
 import type { RunRegistry } from '../shared/run-registry.js';
 import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
 import type { RunView } from '../shared/run-view.js';
+import { WORDING } from '../shared/wording.js';
+import type { AgentSurface } from './agent-surface.js';
 import type { SlackAsker } from './asker.js';
+import { createFallbackRenderer } from './fallback-renderer.js';
 import type { SlackPlace } from './live-message.js';
-import { type AnswerLayout, createSlackRenderer } from './render.js';
+import { createNativeRenderer } from './native-renderer.js';
+import { type AnswerLayout, createSlackRenderer, type SlackRenderer } from './render.js';
+import type { StreamingSupport } from './streaming-support.js';
 import type { UserDirectory } from './user-names.js';
 
 /** A question ready to run: who asked what, in which conversation, and where the answer goes. */
@@ -16,9 +21,14 @@ export interface Question {
   /** Whose settings apply: the channel, for a question inside one of its threads. */
   settingsKey?: string | undefined;
   userId: string;
+  teamId: string;
   text: string;
   place: SlackPlace;
   layout: AnswerLayout;
+  /** The question's own message; without one (`/ask`) the answer cannot stream natively into its thread. */
+  questionTs?: string | undefined;
+  /** Asked in a DM with the app (its agent view): the thread gets a title. */
+  dm?: boolean | undefined;
   /** Mrkdwn shown above the answer (for `/ask`, whose command text nobody else sees). */
   context?: string | undefined;
   /** Who asks, for access lists, limits and usage records, and their looked-up name. */
@@ -43,12 +53,18 @@ export interface RunDeps {
   logger: Logger;
   /** The runs going on, for their Stop buttons. */
   runs: RunRegistry;
+  /** Which workspaces get native streaming. */
+  streaming: StreamingSupport;
+  /** SLACK_TASK_DISPLAY. */
+  taskDisplay: 'timeline' | 'plan';
+  agent: AgentSurface;
 }
 
 /**
- * Asks the assistant and renders the run in Slack. The placeholder is posted before anything else (the
- * user sees at once that the bot is on it); the display name lookup runs meanwhile. Resolves to false
- * when no answer message could be posted at all (e.g. the bot is not in the channel).
+ * Asks the assistant and renders the run in Slack: natively streamed into the question's thread when the
+ * workspace allows it, else the edit layout (placeholder posted at once, then edited). The display name
+ * lookup runs meanwhile. Resolves to false when no answer message could be posted at all (e.g. the bot is
+ * not in the channel).
  */
 export async function runQuestion(
   deps: RunDeps,
@@ -59,17 +75,51 @@ export async function runQuestion(
   const logger = deps.logger.child({ key: question.key });
   const settingsKey = question.settingsKey ?? question.key;
   const run = deps.runs.start(question.userId, shutdown);
-  const renderer = createSlackRenderer({
-    client,
-    place: question.place,
-    layout: question.layout,
-    steps: await stepsPlacement(deps.assistant, settingsKey, logger),
-    intervalMs: deps.intervalMs,
-    maxMessages: deps.maxMessages,
-    logger,
-    context: question.context,
-    runId: run.id,
-  });
+  const steps = await stepsPlacement(deps.assistant, settingsKey, logger);
+  const edit = () =>
+    createSlackRenderer({
+      client,
+      place: question.place,
+      layout: question.layout,
+      steps,
+      intervalMs: deps.intervalMs,
+      maxMessages: deps.maxMessages,
+      logger,
+      context: question.context,
+      runId: run.id,
+    });
+  const sideCalls: Promise<void>[] = [];
+  let renderer: SlackRenderer;
+  if (question.questionTs && deps.streaming.native(question.teamId)) {
+    const { channel } = question.place;
+    const threadTs = question.place.threadTs ?? question.questionTs;
+    sideCalls.push(deps.agent.status(client, channel, threadTs, WORDING.working));
+    if (question.dm) sideCalls.push(deps.agent.title(client, channel, threadTs, question.text));
+    renderer = createFallbackRenderer(
+      (fallBack) =>
+        createNativeRenderer({
+          client,
+          channel,
+          threadTs,
+          recipient: { userId: question.userId, teamId: question.teamId },
+          taskDisplay: deps.taskDisplay,
+          steps,
+          intervalMs: deps.intervalMs,
+          maxMessages: deps.maxMessages,
+          runId: run.id,
+          logger,
+          onUnstarted(err, unsupported) {
+            if (unsupported) deps.streaming.refused(question.teamId, err);
+            // The answer goes elsewhere now, so the status under the question's thread is cleared.
+            sideCalls.push(deps.agent.status(client, channel, threadTs, ''));
+            fallBack();
+          },
+        }),
+      edit,
+    );
+  } else {
+    renderer = edit();
+  }
   // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
   const author = question.asker.user().then((user) => user.name);
   // Where the placeholder is, so that another replica can say so there if this one dies before answering.
@@ -99,7 +149,8 @@ export async function runQuestion(
   } finally {
     run.end();
   }
+  await Promise.all(sideCalls);
   const ts = await renderer.answerTs();
   if (ts && view.phase === 'final') question.onAnswered?.(ts);
-  return ts !== undefined;
+  return renderer.delivered();
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseRunActionId } from '../../../src/platforms/shared/run-actions.js';
 import { eventCallback, userTs, visibleText } from '../../fakes/slack-server.js';
 import { startGatedModel } from './gated-model.js';
 import {
@@ -31,10 +32,12 @@ const lastQuestion = (h: SlackHarness, request = -1) =>
     .body.messages.filter((m) => m.role === 'user')
     .at(-1)!.content;
 
-describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) => {
+// These show the edit layout (an answer message edited as it streams, steps in its thread); native streaming
+// has its own tests in slack-native.test.ts.
+describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode, SLACK_STREAMING=edit)', (mode) => {
   let h: SlackHarness;
   const start = async (options?: Parameters<typeof startSlackHarness>[1]) => {
-    h = await startSlackHarness(mode, options);
+    h = await startSlackHarness(mode, { ...options, env: { SLACK_STREAMING: 'edit', ...options?.env } });
     return h;
   };
   afterEach(async () => {
@@ -60,6 +63,29 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) =
     ]);
     // The bot's mention is stripped and the asker is named by display name.
     expect(lastQuestion(h, 0)).toBe('[Alice] what is 123 * 456 + 789?');
+  });
+
+  it('shows a Stop button while answering, and 👍 / 👎 under the finished answer', async () => {
+    await start();
+    h.model.script(...CALCULATOR_RUN, {
+      status: 400,
+      body: { error: { message: 'context length exceeded' } },
+    });
+    const question = mention('what is 123 * 456 + 789?');
+    await ask(h, question);
+    const [answer] = topLevel(h);
+    const stop = answer!.versions[0]!.blocks!.find((b: { type: string }) => b.type === 'actions');
+    const { action, runId } = parseRunActionId(stop.elements[0].action_id)!;
+    expect(action).toBe('stop');
+    // The finished answer has no Stop button any more, but the feedback buttons.
+    expect(answer!.blocks!.map((b: { type: string }) => b.type)).toEqual(['section', 'context_actions']);
+    const feedback = answer!.blocks![1].elements[0];
+    expect(parseRunActionId(feedback.positive_button.value)).toEqual({ action: 'feedback_up', runId });
+    expect(parseRunActionId(feedback.negative_button.value)).toEqual({ action: 'feedback_down', runId });
+
+    // A failure ends with neither.
+    await ask(h, mention('again'));
+    expect(topLevel(h)[1]!.blocks!.map((b: { type: string }) => b.type)).toEqual(['section']);
   });
 
   it('shows the answer while it streams, by editing the answer message', async () => {
@@ -250,8 +276,8 @@ describe.each<SlackMode>(['http', 'socket'])('slack adapter (%s mode)', (mode) =
     for (const message of messages) {
       expect(message.blocks!.length).toBeLessThanOrEqual(50);
       expect(message.text.length).toBeLessThanOrEqual(40_000);
-      // Buttons (Stop, feedback) carry no text block.
-      for (const block of message.blocks!) expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3000);
+      for (const block of message.blocks!.filter((b: { type: string }) => b.type === 'section'))
+        expect(block.text.text.length).toBeLessThanOrEqual(3000);
     }
     const all = seen(messages);
     const order = paragraphs.map((p) => all.indexOf(p.slice(0, 8)));

@@ -32,7 +32,8 @@ const questionText = (h: SlackHarness, index = -1) => {
 describe('slack: thread context and attachments', () => {
   let h: SlackHarness;
   const start = async (env: Record<string, string> = {}) => {
-    h = await startSlackHarness('http', { env });
+    // What is read is the same in both layouts; the edit layout's answer message is the easier to inspect.
+    h = await startSlackHarness('http', { env: { SLACK_STREAMING: 'edit', ...env } });
     h.slack.addUser(BOB, { name: 'bob', display_name: 'Bob' });
     return h;
   };

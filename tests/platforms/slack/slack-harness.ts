@@ -47,6 +47,8 @@ export interface SlackHarness {
   httpUrl: string;
   /** One entry per Slack API call answered 429, as the metrics count them. */
   rateLimits: string[];
+  /** The adapter's log lines (warnings and worse unless LOG_LEVEL says otherwise), parsed. */
+  logs: Json[];
   /** Delivers an `event_callback` body as Slack would in this mode, resolving once it is acked. */
   deliver(body: Json, options?: { retryNum?: number }): Promise<Delivered>;
   /** Delivers a slash command, resolving with Slack's view of the ack. */
@@ -100,7 +102,15 @@ export async function startSlackHarness(
       options.model,
     );
     const { config } = core;
-    const logger = createLogger({ level: config.LOG_LEVEL ?? 'silent', secrets: [] });
+    const logs: Json[] = [];
+    const logger = createLogger({
+      level: options.env?.LOG_LEVEL ?? 'warn',
+      secrets: [],
+      // Warnings and errors are kept for tests to read; nothing is printed.
+      write: (line) => {
+        logs.push(JSON.parse(line));
+      },
+    });
     const http = createHttpServer({
       logger,
       readiness: () => [platformCheck(adapter)],
@@ -140,6 +150,7 @@ export async function startSlackHarness(
       adapter,
       httpUrl: `http://127.0.0.1:${port}`,
       rateLimits,
+      logs,
       async deliver(body, { retryNum } = {}) {
         if (mode === 'socket') {
           const ack = await slack.socket.send(

@@ -21,6 +21,9 @@ import {
   topLevel,
 } from './slack-harness.js';
 
+/** The edit layout (answer message edited in place), which the tests below look at. */
+const EDIT = { SLACK_STREAMING: 'edit' };
+
 describe('slack adapter: HTTP endpoint, names, shutdown', () => {
   let h: SlackHarness;
   afterEach(async () => {
@@ -29,7 +32,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
   const eventsUrl = () => `${h.httpUrl}/slack/events`;
 
   it('rejects bad and stale signatures with 401 and runs nothing', async () => {
-    h = await startSlackHarness('http');
+    h = await startSlackHarness('http', { env: EDIT });
     h.model.script({ content: 'Signed and answered.' });
     const body = { json: eventCallback(mention('hello')) };
     const stale = Math.floor(Date.now() / 1000) - 6 * 60;
@@ -81,7 +84,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
   });
 
   it('on shutdown, ends an answer still running with a note instead of leaving "Thinking…"', async () => {
-    h = await startSlackHarness('http', { env: { SHUTDOWN_GRACE_MS: '50' } });
+    h = await startSlackHarness('http', { env: { ...EDIT, SHUTDOWN_GRACE_MS: '50' } });
     h.model.script({ hang: true });
     await h.deliver(eventCallback(mention('a slow question')));
     await vi.waitFor(() => expect(h.model.requests).toHaveLength(1)); // the model is thinking…
@@ -98,7 +101,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
   });
 
   it('retries an edit Slack rate-limits, and the answer still lands', async () => {
-    h = await startSlackHarness('http');
+    h = await startSlackHarness('http', { env: EDIT });
     let limited = false;
     h.slack.override(({ method }) => {
       if (method !== 'chat.update' || limited) return undefined;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createDeduper, DEDUPE_TTL_MS } from '../../../src/core/runs/delivery-dedupe.js';
 import { conversationKey } from '../../../src/platforms/slack/conversation-key.js';
 import { markdownToMessages, SECTION_CHARS } from '../../../src/platforms/slack/limits.js';
+import { safeMarkdown } from '../../../src/platforms/slack/native-markdown.js';
 import { questionFromSlack } from '../../../src/platforms/slack/slack-text.js';
 import { testConfig } from '../../helpers/config.js';
 
@@ -86,5 +87,22 @@ describe('slack-app-manifest.yml', () => {
 
   it('enables interactivity, without which Slack never reports a press on Stop or 👍 / 👎', () => {
     expect(manifest).toMatch(/^ {2}interactivity:\n(?:\s+#.*\n)*\s+is_enabled: true$/m);
+  });
+});
+
+describe('safeMarkdown (native streaming)', () => {
+  const hostile =
+    'Hi <!channel> and <@U1>, see <#C1> & @here or @Everyone.\u0007 **bold** <https://x.io|link> a<b';
+
+  it('keeps mentions and broadcasts from notifying anyone, and the rest as written', () => {
+    const safe = safeMarkdown(hostile);
+    expect(safe).not.toMatch(/<[!@#]|@(channel|here|everyone)/i);
+    expect(safe.replace(/\u200B/g, '')).toBe(hostile.replace('\u0007', ''));
+  });
+
+  it('gives the same text whether applied whole or to pieces cut at whitespace, as streaming does', () => {
+    const pieces = hostile.split(/(?<=\s)/);
+    expect(pieces.length).toBeGreaterThan(5);
+    expect(pieces.map(safeMarkdown).join('')).toBe(safeMarkdown(hostile));
   });
 });

@@ -24,7 +24,8 @@ const CALCULATOR_RUN = [
 describe('Slack: /settings', () => {
   let h: SlackHarness;
   beforeEach(async () => {
-    h = await startSlackHarness('http', { env: { LLM_MODELS: 'big-model' } });
+    // The edit layout, whose steps go in a thread or inline; native task cards are in slack-native.test.ts.
+    h = await startSlackHarness('http', { env: { LLM_MODELS: 'big-model', SLACK_STREAMING: 'edit' } });
   });
   afterEach(async () => {
     await h.close();

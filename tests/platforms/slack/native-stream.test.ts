@@ -1,0 +1,61 @@
+import { webApi } from '@slack/bolt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/core/logger.js';
+import { createNativeStream, STREAM_MAX_AGE_MS } from '../../../src/platforms/slack/native-stream.js';
+import { type FakeSlack, startFakeSlack } from '../../fakes/slack-server.js';
+
+describe('native stream (a real WebClient against the fake Slack)', () => {
+  let slack: FakeSlack;
+  let client: webApi.WebClient;
+  beforeEach(async () => {
+    slack = await startFakeSlack();
+    client = new webApi.WebClient('xoxb-test', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+  });
+  afterEach(async () => {
+    await slack.close();
+  });
+
+  const open = (now: () => number) =>
+    createNativeStream({
+      client,
+      channel: 'C1',
+      threadTs: '1.0',
+      recipient: { userId: 'U1', teamId: 'T1' },
+      taskDisplay: 'timeline',
+      intervalMs: 0,
+      logger: createLogger({ level: 'silent', secrets: [] }),
+      onUnstarted: () => {},
+      now,
+    });
+
+  it('stops appending to a stream older than Slack keeps it, so the caller finishes it by chat.update', async () => {
+    let clock = 1_000_000;
+    const stream = open(() => clock);
+    stream.push({ type: 'markdown_text', text: 'Early words. ' });
+    expect(await stream.ts()).toBeDefined();
+    clock += STREAM_MAX_AGE_MS + 1;
+    stream.push({ type: 'markdown_text', text: 'Late words.' });
+    expect(await stream.stop({ chunks: [] })).toBe('expired');
+    expect(stream.textIntact).toBe(false);
+    expect(slack.callsTo('chat.appendStream')).toEqual([]);
+    expect(slack.callsTo('chat.stopStream')).toEqual([]);
+  });
+
+  it('batches what arrives while a call is in flight: neighbouring text joined, each task in its latest state', async () => {
+    const stream = open(Date.now);
+    // The first chunk starts the stream; the rest wait for that call and go together.
+    stream.push({ type: 'task_update', id: 't0', title: 'Thought', status: 'complete' });
+    stream.push({ type: 'task_update', id: 't1', title: 'Action: calculator', status: 'in_progress' });
+    stream.push({ type: 'markdown_text', text: 'a ' });
+    stream.push({ type: 'markdown_text', text: 'b' });
+    stream.push({ type: 'task_update', id: 't1', title: 'Action: calculator', status: 'complete' });
+    expect(await stream.stop({ chunks: [] })).toBe('stopped');
+    expect(slack.callsTo('chat.appendStream').map((c) => c.args.chunks)).toEqual([
+      [
+        { type: 'task_update', id: 't1', title: 'Action: calculator', status: 'complete' },
+        { type: 'markdown_text', text: 'a b' },
+      ],
+    ]);
+    expect(slack.messages[0]!.text).toBe('a b');
+  });
+});
