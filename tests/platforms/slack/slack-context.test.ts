@@ -92,6 +92,25 @@ describe('slack: thread context and attachments', () => {
     expect(h.slack.callsTo('conversations.replies').at(-1)!.args.oldest).toBe(answer!.ts);
   });
 
+  it('with native streaming too, the next mention reads only what came after its streamed answer', async () => {
+    await start({ SLACK_STREAMING: 'native' });
+    const parent = fiveMessageThread();
+    h.model.script(...CALCULATOR_RUN, { content: 'Noted.' });
+    await ask(h, mention('what is 6 * 7?', { threadTs: parent }));
+    const [streamed] = replies(h, CHANNEL, parent);
+    expect(streamed?.stream).toBeDefined();
+    expect(questionText(h, 0)).toContain('message five');
+
+    h.slack.addMessage({ channel: CHANNEL, user: BOB, text: 'a newer thought', threadTs: parent });
+    await ask(h, mention('and now?', { threadTs: parent }));
+
+    const text = questionText(h);
+    expect(text).toContain('a newer thought');
+    expect(text).not.toContain('message five');
+    expect(text).not.toContain('I will use the calculator'); // its task cards are not read back
+    expect(h.slack.callsTo('conversations.replies').at(-1)!.args.oldest).toBe(streamed!.ts);
+  });
+
   it('in the thread of its own answer, reads that answer but not its steps', async () => {
     await start();
     h.model.script(...CALCULATOR_RUN, { content: 'Yes.' });
