@@ -26,6 +26,10 @@ interface Pacing {
   exact: boolean;
   longestPart: number;
   wallMs: number;
+  /** From the incoming event to the placeholder (or stream start) request reaching the platform. */
+  placeholderMs: number;
+  /** From the model's first answer token to the first request that shows answer text. */
+  firstWordsMs: number;
 }
 
 /**
@@ -48,6 +52,7 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
       const { discord } = bed;
       const before = discord.calls.length;
       const start = performance.now();
+      const sentAt = Date.now();
       const question = await bed.say('write a long answer'); // resolves once the bot has finished
       const wallMs = since(start);
       const reply = bed.replyTo(question);
@@ -61,8 +66,12 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
         const id = c.method === 'PATCH' ? /\/messages\/(\d+)$/.exec(c.path)?.[1] : undefined;
         if (id && c.status === 200) edits.set(id, [...(edits.get(id) ?? []), c.at]);
       }
-      results.push(
-        summarise(
+      const placeholder = calls.find((c) => c.method === 'POST' && /\/channels\/\d+\/messages$/.test(c.path));
+      const firstWords = calls.find(
+        (c) => c.method === 'PATCH' && JSON.stringify(c.body ?? '').includes(answer.slice(0, 20)),
+      );
+      results.push({
+        ...summarise(
           'Discord (mention → reply + thread)',
           calls.map((c) => ({ kind: `${c.method} ${route(c.path)}`, status: c.status })),
           edits,
@@ -70,7 +79,9 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
           answer,
           wallMs,
         ),
-      );
+        placeholderMs: placeholder ? placeholder.at - sentAt : Number.NaN,
+        firstWordsMs: firstWords ? firstWords.at - (model.firstChunk()?.wall ?? Number.NaN) : Number.NaN,
+      });
     } finally {
       await bed.close();
       await model.close();
@@ -99,8 +110,12 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
         }
       }
       const parts = topLevel(h).map((m) => visibleText(m));
-      results.push(
-        summarise(
+      const placeholder = calls.find((c) => c.method === 'chat.postMessage');
+      const firstWords = calls.find(
+        (c) => c.method === 'chat.update' && JSON.stringify(c.args).includes(answer.slice(0, 20)),
+      );
+      results.push({
+        ...summarise(
           'Slack (Socket Mode, mention → message + thread)',
           calls.map((c) => ({ kind: c.method, status: c.status })),
           edits,
@@ -108,14 +123,27 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
           answer,
           wallMs,
         ),
-      );
+        placeholderMs: placeholder ? placeholder.at - start : Number.NaN,
+        firstWordsMs: firstWords ? firstWords.at - (model.firstChunk()?.mono ?? Number.NaN) : Number.NaN,
+      });
     } finally {
       await h.close();
       await model.close();
     }
   }
 
+  const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : 'not seen');
   const targets: TargetCheck[] = results.flatMap((r) => [
+    {
+      target: `${r.platform}: from the model's first answer token to the first edit showing it ≤ 150 ms`,
+      measured: ms(r.firstWordsMs),
+      met: r.firstWordsMs <= 150,
+    },
+    {
+      target: `${r.platform}: from the incoming event to the placeholder ≤ 100 ms (one sample)`,
+      measured: ms(r.placeholderMs),
+      met: r.placeholderMs <= 100,
+    },
     {
       target: `${r.platform}: at most one edit per message per STREAM_EDIT_INTERVAL_MS (${INTERVAL_MS} ms)`,
       measured: `closest edits of one message ${Number.isFinite(r.minGapMs) ? `${r.minGapMs} ms apart` : '(none twice)'}; at most ${r.editsMax} edits of one message`,
@@ -142,6 +170,8 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
           'edits/s (max of one message)',
           '429s',
           'final text exact',
+          'event → placeholder',
+          'first token → first words',
           'time',
         ],
         rows: results.map((r) => [
@@ -153,6 +183,8 @@ export async function run(_options: ScenarioOptions): Promise<ScenarioReport> {
           r.maxEditsPerSec,
           r.status429,
           r.exact ? 'yes' : 'NO',
+          ms(r.placeholderMs),
+          ms(r.firstWordsMs),
           `${round(r.wallMs / 1000, 1)} s`,
         ]),
       },
@@ -181,7 +213,7 @@ function summarise(
   parts: string[],
   answer: string,
   wallMs: number,
-): Pacing {
+): Omit<Pacing, 'placeholderMs' | 'firstWordsMs'> {
   const byKind: Record<string, number> = {};
   for (const c of calls) byKind[c.kind] = (byKind[c.kind] ?? 0) + 1;
   let minGapMs = Number.POSITIVE_INFINITY;

@@ -14,6 +14,8 @@ export interface PacedModelOptions {
 /** An OpenAI-compatible endpoint that streams one fixed answer at a steady rate (or sends it whole). */
 export async function startPacedModel(options: PacedModelOptions) {
   let requests = 0;
+  /** When the latest streamed request's first content chunk was written (Date.now() and performance.now()). */
+  let firstChunk: { wall: number; mono: number } | undefined;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -43,6 +45,7 @@ export async function startPacedModel(options: PacedModelOptions) {
       send({ role: 'assistant', content: '' });
       for (let i = 0; i < options.text.length && !res.destroyed; i += options.chunkChars) {
         await new Promise((resolve) => setTimeout(resolve, options.chunkEveryMs));
+        if (i === 0) firstChunk = { wall: Date.now(), mono: performance.now() };
         send({ content: options.text.slice(i, i + options.chunkChars) });
       }
       send({}, 'stop');
@@ -54,6 +57,8 @@ export async function startPacedModel(options: PacedModelOptions) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     /** Requests served so far. */
     requests: () => requests,
+    /** When the first answer token of the latest streamed request went out. */
+    firstChunk: () => firstChunk,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

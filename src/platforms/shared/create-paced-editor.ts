@@ -6,6 +6,15 @@ export interface PacedEditor {
   finish(text?: string): Promise<void>;
 }
 
+/** Options of {@link createPacedEditor}. */
+export interface PacedEditorOptions {
+  /**
+   * The first send posts the message rather than editing it: the edit after it goes out at once, and the
+   * pace applies from there (the interval limits later edits, not the first words on screen).
+   */
+  firstSendPosts?: boolean;
+}
+
 /**
  * Paces edits of one message: platforms rate-limit edits (Discord about 5 per 5 s per channel, Slack
  * chat.update about 50 per minute), and a streamed answer produces far more deltas than that.
@@ -15,7 +24,9 @@ export function createPacedEditor(
   send: (text: string) => Promise<void>,
   intervalMs: number,
   onError: (err: unknown) => void = () => {},
+  options: PacedEditorOptions = {},
 ): PacedEditor {
+  let unpaced = options.firstSendPosts ? 1 : 0;
   let pending: string | undefined;
   /** The newest text asked for, sent or not: what the message must end up showing. */
   let latest: string | undefined;
@@ -38,7 +49,9 @@ export function createPacedEditor(
     const text = pending;
     pending = undefined;
     if (text === lastSent) return;
-    lastAt = Date.now();
+    const paced = unpaced === 0;
+    if (!paced) unpaced--;
+    lastAt = paced ? Date.now() : Number.NEGATIVE_INFINITY;
     inFlight = send(text)
       .then(
         () => {
@@ -49,7 +62,7 @@ export function createPacedEditor(
         },
       )
       .finally(() => {
-        lastAt = Date.now();
+        if (paced) lastAt = Date.now();
         inFlight = undefined;
         pump();
       });

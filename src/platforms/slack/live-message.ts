@@ -57,6 +57,7 @@ export function createLiveMessage<V>(options: LiveMessageOptions<V>): LiveMessag
     },
     options.intervalMs,
     options.onError,
+    { firstSendPosts: true },
   );
 
   return {

@@ -27,6 +27,30 @@ describe('createPacedEditor', () => {
     expect(new Set(sent).size).toBe(sent.length);
   });
 
+  it('after the post that creates the message, sends the first edit at once and paces the rest', async () => {
+    for (const firstSendPosts of [true, false]) {
+      const sent: string[] = [];
+      const editor = createPacedEditor(
+        async (text) => {
+          sent.push(text);
+        },
+        50,
+        () => {},
+        { firstSendPosts },
+      );
+      editor.set('placeholder');
+      await waitUntil(() => sent.length === 1, { what: 'the post' });
+      await new Promise((resolve) => setImmediate(resolve)); // the post's completion settles
+      editor.set('first words');
+      // Sent in the same tick, or held for the interval.
+      expect(sent).toEqual(firstSendPosts ? ['placeholder', 'first words'] : ['placeholder']);
+      editor.set('more words');
+      expect(sent.at(-1)).not.toBe('more words');
+      await editor.finish();
+      expect(sent.at(-1)).toBe('more words');
+    }
+  });
+
   it('keeps going after a failed intermediate edit and still delivers the final text', async () => {
     const sent: string[] = [];
     const errors: unknown[] = [];
