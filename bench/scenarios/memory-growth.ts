@@ -4,7 +4,7 @@ import { countTokens } from 'gpt-tokenizer';
 import type { RecordedRequest, ScriptStep } from '../../tests/fakes/openai-server.js';
 import { startTestCore } from '../../tests/helpers/test-core.js';
 import { scriptedTurn } from '../support/chat-script.js';
-import { type PrefixFigures, prefixFigures } from '../support/prefix-share.js';
+import { messageText, type PrefixFigures, prefixFigures } from '../support/prefix-share.js';
 import type { ScenarioOptions, ScenarioReport } from '../support/report.js';
 import { caughtUp, obedientSummary, PER_MESSAGE } from '../support/scripted-summary.js';
 import { round, since } from '../support/stats.js';
@@ -16,7 +16,7 @@ const SETTINGS = { MEMORY_MAX_TOKENS: 2000, MEMORY_KEEP_TURNS: 4, MEMORY_SUMMARY
 const OVERSHOOT_EVERY = 10;
 
 type Message = RecordedRequest['body']['messages'][number];
-const text = (m: Message) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''));
+const text = messageText;
 const tokens = (messages: readonly Message[]) =>
   messages.reduce((sum, m) => sum + countTokens(text(m)) + PER_MESSAGE, 0);
 

@@ -1,7 +1,7 @@
 import type { RecordedRequest, ScriptStep } from '../../tests/fakes/openai-server.js';
 import { startTestCore } from '../../tests/helpers/test-core.js';
 import { shortTurn } from '../support/chat-script.js';
-import { type PrefixFigures, prefixFigures } from '../support/prefix-share.js';
+import { messageText, type PrefixFigures, prefixFigures } from '../support/prefix-share.js';
 import type { ScenarioOptions, ScenarioReport } from '../support/report.js';
 import { caughtUp, obedientSummary } from '../support/scripted-summary.js';
 import { round } from '../support/stats.js';
@@ -10,8 +10,7 @@ const QUESTIONS = 60;
 /** One question in this many makes the model call the calculator first (two agent requests in one run). */
 const TOOL_EVERY = 5;
 
-type Message = RecordedRequest['body']['messages'][number];
-const text = (m: Message) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''));
+const text = messageText;
 const isSummaryCall = (r: RecordedRequest) =>
   /running summary|has grown too long/.test(text(r.body.messages[0]!));
 

@@ -1,5 +1,12 @@
 import { encode } from 'gpt-tokenizer';
+import { formatSummaryMessage } from '../../src/core/agent/build-messages.js';
 import type { RecordedRequest } from '../../tests/fakes/openai-server.js';
+
+type Message = RecordedRequest['body']['messages'][number];
+
+/** A recorded message's content as text (parts as their JSON). */
+export const messageText = (m: Message): string =>
+  typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
 
 /**
  * A request as a prefix-caching server sees it: tool definitions, then each message in order. Servers hash
@@ -10,7 +17,7 @@ export function requestTokens(request: RecordedRequest): number[] {
   const parts: string[] = [];
   if (request.body.tools) parts.push(`tools\n${JSON.stringify(request.body.tools)}\n`);
   for (const m of request.body.messages) {
-    const content = typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '');
+    const content = messageText(m);
     const calls = 'tool_calls' in m && m.tool_calls ? JSON.stringify(m.tool_calls) : '';
     parts.push(`<|${m.role}|>\n${content}${calls}\n`);
   }
@@ -25,11 +32,9 @@ export function prefixShare(previous: readonly number[], next: readonly number[]
   return next.length === 0 ? 1 : i / next.length;
 }
 
-const SUMMARY_PREFIX = 'Summary of the earlier conversation:';
-type Message = RecordedRequest['body']['messages'][number];
-const text = (m: Message) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? ''));
+const SUMMARY_PREFIX = formatSummaryMessage('');
 const summaryOf = (r: RecordedRequest) =>
-  r.body.messages.find((m) => m.role === 'system' && text(m).startsWith(SUMMARY_PREFIX));
+  r.body.messages.find((m) => m.role === 'system' && messageText(m).startsWith(SUMMARY_PREFIX));
 
 /** Per agent request: the share of its prompt that repeats the previous agent request's prefix. */
 export interface PrefixFigures {
@@ -48,7 +53,7 @@ export function prefixFigures(agentRequests: readonly RecordedRequest[]): Prefix
   for (const request of agentRequests) {
     const tokens = requestTokens(request);
     const summary = summaryOf(request);
-    const summaryText = summary ? text(summary) : undefined;
+    const summaryText = summary ? messageText(summary) : undefined;
     if (previous)
       shares.push({ share: prefixShare(previous, tokens), compressed: summaryText !== previousSummary });
     previous = tokens;

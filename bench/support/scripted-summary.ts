@@ -1,4 +1,5 @@
 import { countTokens } from 'gpt-tokenizer';
+import { formatSummaryMessage } from '../../src/core/agent/build-messages.js';
 import type { Assistant } from '../../src/core/assistant.js';
 
 /** Tokens a chat message costs beyond its text, as OpenAI documents. */
@@ -9,9 +10,7 @@ export async function caughtUp(assistant: Assistant, key: string, maxTokens: num
   const deadline = performance.now() + 2000;
   while (performance.now() < deadline) {
     const report = await assistant.memory(key);
-    const summary = report.summary
-      ? countTokens(`Summary of the earlier conversation:\n${report.summary}`) + PER_MESSAGE
-      : 0;
+    const summary = report.summary ? countTokens(formatSummaryMessage(report.summary)) + PER_MESSAGE : 0;
     if (report.tokens - summary <= maxTokens) return;
     await new Promise((resolve) => setTimeout(resolve, 1));
   }

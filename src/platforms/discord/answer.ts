@@ -2,7 +2,7 @@ import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
 import type { RunControl, RunRegistry } from '../shared/run-registry.js';
-import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
+import { askAndRenderRun, stepsPlacement } from '../shared/run-renderer.js';
 import type { RunView } from '../shared/run-view.js';
 import type { MessageHistory } from './message-history.js';
 import { type AnswerSurface, createDiscordRenderer } from './render.js';
@@ -52,17 +52,5 @@ export async function answer(
     header,
     runId: run.id,
   });
-  try {
-    return await askAndRender({
-      assistant: ctx.assistant,
-      request,
-      renderer,
-      signal: run.signal,
-      abortedBy: 'shutdown',
-      stoppedBy: run.stoppedBy,
-      logger,
-    });
-  } finally {
-    run.end();
-  }
+  return askAndRenderRun(run, { assistant: ctx.assistant, request, renderer, logger });
 }

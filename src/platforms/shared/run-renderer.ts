@@ -1,6 +1,7 @@
 import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import type { StepsPlacement } from '../../core/settings/channel-settings.js';
+import type { RunControl } from './run-registry.js';
 import { applyEvent, createRunView, endFromOutcome, markStopped, type RunView } from './run-view.js';
 import { WORDING } from './wording.js';
 
@@ -27,6 +28,26 @@ export interface AskAndRenderOptions {
   /** Who pressed Stop (a name), once someone did; such a run ends as stopped rather than cancelled. */
   stoppedBy?: (() => string | undefined) | undefined;
   logger: Logger;
+}
+
+/**
+ * {@link askAndRender} for a run with Stop buttons: cancelled by a Stop press or by shutdown, and ended
+ * (a later press says the answer is finished) however it ends.
+ */
+export async function askAndRenderRun(
+  run: RunControl,
+  options: Omit<AskAndRenderOptions, 'signal' | 'abortedBy' | 'stoppedBy'>,
+): Promise<RunView> {
+  try {
+    return await askAndRender({
+      ...options,
+      signal: run.signal,
+      abortedBy: 'shutdown',
+      stoppedBy: run.stoppedBy,
+    });
+  } finally {
+    run.end();
+  }
 }
 
 /**

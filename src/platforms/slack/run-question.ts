@@ -3,8 +3,7 @@ import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import type { Arrival } from '../../core/ports/run-queue.js';
 import type { RunRegistry } from '../shared/run-registry.js';
-import { askAndRender, stepsPlacement } from '../shared/run-renderer.js';
-import type { RunView } from '../shared/run-view.js';
+import { askAndRenderRun, stepsPlacement } from '../shared/run-renderer.js';
 import { WORDING } from '../shared/wording.js';
 import type { AgentSurface } from './agent-surface.js';
 import type { SlackAsker } from './asker.js';
@@ -126,29 +125,21 @@ export async function runQuestion(
   void renderer.answerTs().then((ts) => {
     if (ts) question.arrival?.placed({ channel: question.place.channel, ts });
   });
-  let view: RunView;
-  try {
-    view = await askAndRender({
-      assistant: deps.assistant,
-      request: {
-        key: question.key,
-        settingsKey,
-        author,
-        text: question.text,
-        asker: question.asker.asker,
-        context: question.thread,
-        attachments: question.attachments,
-        arrival: question.arrival,
-      },
-      renderer,
-      signal: run.signal,
-      abortedBy: 'shutdown',
-      stoppedBy: run.stoppedBy,
-      logger,
-    });
-  } finally {
-    run.end();
-  }
+  const view = await askAndRenderRun(run, {
+    assistant: deps.assistant,
+    request: {
+      key: question.key,
+      settingsKey,
+      author,
+      text: question.text,
+      asker: question.asker.asker,
+      context: question.thread,
+      attachments: question.attachments,
+      arrival: question.arrival,
+    },
+    renderer,
+    logger,
+  });
   await Promise.all(sideCalls);
   const ts = await renderer.answerTs();
   if (ts && view.phase === 'final') question.onAnswered?.(ts);
