@@ -36,12 +36,17 @@ const contender = await factory({
 });
 const runs = Number(count);
 let correct = 0;
+const cpu = process.cpuUsage();
 const start = performance.now();
 for (let i = 0; i < runs; i++) {
   const q = arithmeticFor(i);
   if (isCorrect(await contender.ask(questionText(q)), q)) correct++;
 }
 const ms = performance.now() - start;
-process.stdout.write(`${name} ${mode}: ${runs} runs, ${correct} correct, ${(ms / runs).toFixed(3)} ms/run\n`);
+const used = process.cpuUsage(cpu);
+process.stdout.write(
+  `${name} ${mode}: ${runs} runs, ${correct} correct, ${(ms / runs).toFixed(3)} ms/run, ` +
+    `${((used.user + used.system) / 1000 / runs).toFixed(3)} ms CPU/run\n`,
+);
 await contender.close?.();
 await fake.close();

@@ -15,8 +15,11 @@ export function speakerName(author: string): string {
   return name || 'someone';
 }
 
+const BRACKET_LINE = /^([ \t]*)(\[)/gm;
+
 /** `text` with every line that starts with `[` (or with one of `labels`) escaped, so it cannot pass as a header. */
 export function escapeHeaderLines(text: string, labels: readonly string[] = []): string {
+  if (labels.length === 0) return text.includes('[') ? text.replace(BRACKET_LINE, '$1\\$2') : text;
   const led = labels.map((label) => `|${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).join('');
   return text.replace(new RegExp(`^([ \\t]*)(\\[${led})`, 'gm'), '$1\\$2');
 }

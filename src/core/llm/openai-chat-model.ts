@@ -7,9 +7,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../agent/events.js';
 import { isAbortError, ModelError } from '../errors.js';
-import { createDeadline, type Deadline } from '../util/deadline.js';
-import { linkedSignal } from '../util/linked-signal.js';
-import { createPauser } from '../util/pauser.js';
+import { readSseJson } from './read-sse-json.js';
 import { createThinkSplitter, loneClose, splitThinking } from './think-splitter.js';
 import type {
   ChatMessage,
@@ -64,10 +62,10 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       if (options.promptCacheKey && request.cacheKey) params.prompt_cache_key = request.cacheKey;
       try {
         if (options.stream) return await streamed(client, params, request, options.timeoutMs);
-        const call = linkedSignal(request.signal);
-        const response = await client.chat.completions
-          .create({ ...params, stream: false }, { signal: call.signal })
-          .finally(call.dispose);
+        const response = await client.chat.completions.create(
+          { ...params, stream: false },
+          signalOf(request),
+        );
         const choice = response.choices[0];
         if (!choice) throw new ModelError('model_error', 'The model returned no choices.');
         const split = splitThinking(choice.message.content ?? '');
@@ -99,34 +97,10 @@ async function streamed(
   request: CompletionRequest,
   idleMs: number,
 ): Promise<Completion> {
-  // The SDK's timeout ends when the headers arrive; a stream that then stalls is caught by this idle timer.
-  const idle = createDeadline(idleMs, request.signal, 'stalled stream');
-  const stalled = (cause?: unknown) =>
-    new ModelError('model_unavailable', 'The model stopped sending its answer.', undefined, cause);
-  try {
-    const completion = await readStream(client, params, request, idle);
-    // An aborted SSE stream can end quietly instead of throwing: a cut-off answer is not an answer.
-    if (idle.expired) throw stalled();
-    if (idle.signal.aborted) throw idle.signal.reason;
-    return completion;
-  } catch (err) {
-    if (idle.expired) throw stalled(err);
-    throw err;
-  } finally {
-    idle.dispose();
-  }
-}
-
-async function readStream(
-  client: OpenAI,
-  params: ChatCompletionCreateParamsBase,
-  request: CompletionRequest,
-  idle: Deadline,
-): Promise<Completion> {
-  const stream = await client.chat.completions.create(
-    { ...params, stream: true, stream_options: { include_usage: true } },
-    { signal: idle.signal },
-  );
+  // The SDK sends the request (retries, timeout, errors by status); the body is read here, see readSseJson.
+  const response = await client.chat.completions
+    .create({ ...params, stream: true, stream_options: { include_usage: true } }, signalOf(request))
+    .asResponse();
   let content = '';
   let reasoning = '';
   // Reasoning from the `reasoning_content` field and from `<think>` tags are kept as separate paragraphs.
@@ -147,21 +121,19 @@ async function readStream(
   let finishReason: string | null = null;
   let usage: ChatCompletionChunk['usage'];
   const calls: { id: string; name: string; arguments: string }[] = [];
-  let chunks = 0;
-  const pause = createPauser();
-  for await (const chunk of stream) {
-    await pause();
-    idle.refresh();
-    chunks++;
+  const onChunk = (data: unknown) => {
+    const chunk = data as ChatCompletionChunk;
     if (chunk.usage) usage = chunk.usage;
-    const choice = chunk.choices[0];
-    if (!choice) continue;
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
     if (choice.finish_reason) finishReason = choice.finish_reason;
     const delta = choice.delta;
+    if (!delta) return;
     const reasoningDelta = reasoningOf(delta);
     if (reasoningDelta) addReasoning(reasoningDelta, 'field');
     if (delta.content) think.push(delta.content);
-    for (const part of delta.tool_calls ?? []) {
+    if (!delta.tool_calls) return;
+    for (const part of delta.tool_calls) {
       let slot = calls[part.index];
       if (!slot) {
         slot = { id: '', name: '', arguments: '' };
@@ -171,7 +143,10 @@ async function readStream(
       if (part.function?.name) slot.name += part.function.name;
       if (part.function?.arguments) slot.arguments += part.function.arguments;
     }
-  }
+  };
+  // The SDK's timeout ends when the headers arrive; a stream that then stalls is caught by this idle limit.
+  const chunks = await readSseJson(response.body, onChunk, idleMs);
+  request.signal?.throwIfAborted();
   // A proxy's error page or a non-streaming server parses as zero events, not as an empty answer.
   if (chunks === 0) throw new ModelError('model_error', 'The model server sent a malformed response.');
   think.end();
@@ -186,6 +161,14 @@ async function readStream(
     usage: toUsage(usage),
     finishReason,
   };
+}
+
+/**
+ * The request's own signal, handed to the SDK as is: it adds one abort listener per request and never removes
+ * it, which is why CompletionRequest.signal must live about as long as a run, not as long as the process.
+ */
+function signalOf(request: CompletionRequest): { signal: AbortSignal } | undefined {
+  return request.signal ? { signal: request.signal } : undefined;
 }
 
 /** DeepSeek-style servers send reasoning as `reasoning_content`; vLLM and OpenRouter as `reasoning`. */

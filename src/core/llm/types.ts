@@ -31,6 +31,10 @@ export interface CompletionRequest {
   /** `none` forbids tool calls for this request (used at the last step). */
   toolChoice?: 'auto' | 'none';
   stop?: readonly string[];
+  /**
+   * Cancels the request. The client keeps one listener on it per request until the signal is dropped, so it
+   * must live about as long as a run (a process-wide signal needs a child per call, see `linkedSignal`).
+   */
   signal?: AbortSignal;
   /** Called with each piece of assistant text as it streams in. */
   onTextDelta?: (text: string) => void;

@@ -4,6 +4,7 @@ import { ModelError } from '../errors.js';
 import type { ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import { getPrompt, type PromptSet, renderPrompt } from '../prompts.js';
+import { linkedSignal } from '../util/linked-signal.js';
 import { countTokens, truncateToTokens } from './tokens.js';
 import type { Turn } from './types.js';
 
@@ -51,7 +52,11 @@ export function createSummarizer(deps: SummarizerDeps): Summarizer {
     signal: AbortSignal | undefined,
     onUsage: ((usage: TokenUsage) => void) | undefined,
   ): Promise<string> {
-    const completion = await deps.model.complete({ messages: [{ role: 'user', content }], signal });
+    // The caller's signal lives as long as the process: the request gets a child of it, dropped afterwards.
+    const call = linkedSignal(signal);
+    const completion = await deps.model
+      .complete({ messages: [{ role: 'user', content }], signal: call.signal })
+      .finally(call.dispose);
     onUsage?.(completion.usage);
     const text = completion.content.trim();
     // An empty summary would silently drop the folded turns; failing keeps them for a retry.
