@@ -9,10 +9,12 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
-COPY tsconfig.json ./
+COPY scripts ./scripts
 COPY src ./src
 COPY prompts ./prompts
 COPY workspace ./workspace
+# Compiled once here (esbuild, about a second); at start the bot finds dist/ up to date.
+RUN node scripts/build.mjs
 
 ENV PORT=3000 \
     DATABASE_URL=sqlite:/app/data/thinkthread.db
@@ -25,4 +27,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.HEALTH_PORT||process.env.PORT)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 
 # Node itself as PID 1 (not npm), so SIGTERM reaches the bot and its graceful shutdown runs.
-CMD ["node", "--import", "tsx", "src/index.ts"]
+CMD ["node", "scripts/start.mjs"]

@@ -61,11 +61,12 @@ describe('Dockerfile', () => {
     for (const name of names) expect(CONFIG_KEYS, name).toContain(name);
   });
 
-  it("runs the bot's entry point, with tsx from the production dependencies", async () => {
+  it("runs what npm start runs, with esbuild (the build) from the production dependencies", async () => {
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
-    expect(cmd.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
-    expect(pkg.dependencies).toHaveProperty('tsx');
-    expect(pkg.scripts.start).toContain(cmd[3]);
+    expect(cmd[0]).toBe('node');
+    expect(pkg.scripts.start).toBe(cmd.join(' '));
+    expect(pkg.dependencies).toHaveProperty('esbuild');
+    expect(dockerfile).toMatch(/^RUN node scripts\/build\.mjs$/m);
     // A bad setting proves the command reaches the config check without starting anything.
     const { code, output } = await run(process.execPath, cmd.slice(1), { PORT: 'not-a-port' });
     expect(code).toBe(1);
