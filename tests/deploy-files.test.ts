@@ -61,7 +61,7 @@ describe('Dockerfile', () => {
     for (const name of names) expect(CONFIG_KEYS, name).toContain(name);
   });
 
-  it("runs what npm start runs, with esbuild (the build) from the production dependencies", async () => {
+  it('runs what npm start runs, with esbuild (the build) from the production dependencies', async () => {
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)![1]!) as string[];
     expect(cmd[0]).toBe('node');
     expect(pkg.scripts.start).toBe(cmd.join(' '));

@@ -4,7 +4,7 @@ import { sqlitePathOf } from '../store/create-store.js';
 import { openPostgresImport } from '../store/postgres-import.js';
 import { isPostgresUrl, type PostgresTarget, parsePostgresUrl } from '../store/postgres-url.js';
 import { openSqliteExport } from '../store/sqlite-export.js';
-import { SQLITE_MEMORY_PATH } from '../store/sqlite-store.js';
+import { SQLITE_MEMORY_PATH } from '../store/sqlite-paths.js';
 import { exitWith, runCli } from './cli-exit.js';
 import { MIGRATE_SYNOPSIS, MigrateArgsError, parseMigrateArgs } from './migrate-args.js';
 

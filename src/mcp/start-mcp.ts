@@ -1,7 +1,7 @@
 import type { Logger } from '../core/logger.js';
 import { loadMcpConfig, type McpConfig, mcpConfigFile } from './config/mcp-config.js';
 import type { Backoff } from './mcp-server.js';
-import { createMcpToolSource, type McpToolSource } from './mcp-tool-source.js';
+import type { McpToolSource } from './mcp-tool-source.js';
 
 /** The mcp.json the settings name (MCP_CONFIG, else ./mcp.json when present), loaded; undefined when none. */
 export function loadMcp(
@@ -29,6 +29,8 @@ export async function startMcp(
   options: StartMcpOptions,
 ): Promise<McpToolSource | undefined> {
   if (!mcp || mcp.servers.length === 0) return undefined;
+  // Loaded only with servers to connect to: the MCP SDK is about 25 MB a bot without them need not hold.
+  const { createMcpToolSource } = await import('./mcp-tool-source.js');
   const source = createMcpToolSource({
     servers: mcp.servers,
     connectTimeoutMs: options.settings.MCP_CONNECT_TIMEOUT_MS,

@@ -2,9 +2,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import type { Store } from '../core/ports/store.js';
 import type { PostgresOptions } from './postgres-db.js';
-import { openPostgresStore } from './postgres-store.js';
 import { isPostgresUrl, parsePostgresUrl } from './postgres-url.js';
-import { openSqliteStore, SQLITE_MEMORY_PATH } from './sqlite-store.js';
+import { SQLITE_MEMORY_PATH } from './sqlite-paths.js';
 
 const SUPPORTED =
   'supported: sqlite:<path> (e.g. sqlite:./data/thinkthread.db, sqlite:/var/lib/thinkthread.db, sqlite::memory:) ' +
@@ -34,6 +33,11 @@ export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
  * `postgres.poolSize` connections. Throws a ConfigError for an unsupported scheme.
  */
 export async function createStore(databaseUrl: string, postgres: PostgresOptions = {}): Promise<Store> {
-  if (isPostgresUrl(databaseUrl)) return openPostgresStore(parsePostgresUrl(databaseUrl), postgres);
+  // Only the driver in use is loaded (pg and better-sqlite3 cost 10–15 MB each).
+  if (isPostgresUrl(databaseUrl)) {
+    const { openPostgresStore } = await import('./postgres-store.js');
+    return openPostgresStore(parsePostgresUrl(databaseUrl), postgres);
+  }
+  const { openSqliteStore } = await import('./sqlite-store.js');
   return openSqliteStore(sqlitePathOf(databaseUrl));
 }

@@ -1,10 +1,6 @@
 import type { Logger } from '../core/logger.js';
 import type { QueueWaitObserver, RunQueue, RunQueueLimits } from '../core/ports/run-queue.js';
 import type { ShardLeases } from '../platforms/shard-leases.js';
-import { openPostgresDb } from './postgres-db.js';
-import { createPostgresRunQueue } from './postgres-run-queue.js';
-import { openPostgresSession } from './postgres-session.js';
-import { createPostgresShardLeases } from './postgres-shard-leases.js';
 import { isPostgresUrl, parsePostgresUrl } from './postgres-url.js';
 
 /** How replicas sharing one database cooperate; all unset for SQLite (one process, everything in memory). */
@@ -40,6 +36,18 @@ export async function openCoordination(
   options: CoordinationOptions,
 ): Promise<Coordination> {
   if (!isPostgresUrl(databaseUrl)) return { health: () => undefined, close: async () => undefined };
+  // Loaded only with Postgres: a bot on SQLite need not hold the pg driver.
+  const [
+    { openPostgresDb },
+    { createPostgresRunQueue },
+    { openPostgresSession },
+    { createPostgresShardLeases },
+  ] = await Promise.all([
+    import('./postgres-db.js'),
+    import('./postgres-run-queue.js'),
+    import('./postgres-session.js'),
+    import('./postgres-shard-leases.js'),
+  ]);
   const target = parsePostgresUrl(databaseUrl);
   const session = await openPostgresSession(target, options.logger);
   const db = openPostgresDb(target, { poolSize: POOL_SIZE, applicationName: 'thinkthread-runs' });

@@ -13,11 +13,9 @@ import type {
 import type { Store } from '../core/ports/store.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
 import { migrate } from './sqlite-migrations.js';
+import { SQLITE_MEMORY_PATH } from './sqlite-paths.js';
 import { sqliteSettings } from './sqlite-settings.js';
 import { sqliteUsage } from './sqlite-usage.js';
-
-/** The path that keeps a SQLite database in memory only (tests, throwaway runs). */
-export const SQLITE_MEMORY_PATH = ':memory:';
 
 interface ConversationRow {
   summary: string | null;

@@ -5,8 +5,17 @@ import { createAnswerStream } from './answer-stream.js';
 import type { Protocol } from './protocol.js';
 import { createReasoningSteps } from './reasoning-steps.js';
 
-/** Text held back before streaming it as the answer: a short thought before a tool call is not an answer. */
+/**
+ * Text is held back before streaming it as the answer, since the system prompt asks for one short sentence
+ * before each tool call, and that sentence is not an answer. It is let go at HOLD_CHARS, or as soon as a
+ * second sentence or a second line starts (a sentence before a call is one sentence): for a typical answer
+ * that is after its first sentence, not after 160 characters. Text that still turns out to come before a
+ * tool call is retracted.
+ */
 const HOLD_CHARS = 160;
+const SECOND_SENTENCE = /[.!?](?:\s+)\S|[。！？]\s*\S|\n\s*\S/;
+const answerStart = (last: boolean) => (text: string) =>
+  last || text.length >= HOLD_CHARS || SECOND_SENTENCE.test(text) ? 0 : -1;
 
 /** Native function calling over Chat Completions (`tools`, `tool_calls`, `tool` messages). */
 export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], prompts: PromptSet): Protocol {
@@ -24,7 +33,7 @@ export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], pr
     systemPrompt: (date) => renderPrompt(system, { date, tool_names: toolNames }, 'system-tools'),
 
     async decide(messages, { step, last, signal, emit, cacheKey, showReasoning }) {
-      const stream = createAnswerStream(emit, (text) => (last || text.length >= HOLD_CHARS ? 0 : -1));
+      const stream = createAnswerStream(emit, answerStart(last));
       const reasoning = createReasoningSteps(emit, step, showReasoning);
       const completion = await model.complete({
         messages,

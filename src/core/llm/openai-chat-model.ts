@@ -7,6 +7,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../agent/events.js';
 import { isAbortError, ModelError } from '../errors.js';
+import { pauseIfBusy } from '../util/pauser.js';
 import { readSseJson } from './read-sse-json.js';
 import { createThinkSplitter, loneClose, splitThinking } from './think-splitter.js';
 import type {
@@ -45,6 +46,9 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
 
   return {
     async complete(request: CompletionRequest): Promise<Completion> {
+      // Many runs at once: each request waits its turn rather than all being built in one block.
+      const paused = pauseIfBusy();
+      if (paused) await paused;
       const params: ChatCompletionCreateParamsBase = {
         model: request.model ?? options.model,
         messages: request.messages.map(toOpenAIMessage),

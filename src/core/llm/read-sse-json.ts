@@ -1,5 +1,5 @@
 import { ModelError } from '../errors.js';
-import { createPauser } from '../util/pauser.js';
+import { pauseIfBusy } from '../util/pauser.js';
 
 /**
  * Reads a server-sent-event body and calls `onData` with each event's `data`, parsed as JSON, until
@@ -18,7 +18,6 @@ export async function readSseJson(
   const reader = body.getReader();
   const idle = idleMs > 0 ? createIdleTimer(idleMs, () => void reader.cancel().catch(() => {})) : undefined;
   const decoder = new TextDecoder();
-  const pause = createPauser();
   let buffer = '';
   let data: string | undefined;
   let event = '';
@@ -76,10 +75,10 @@ export async function readSseJson(
         break;
       }
       idle?.touch();
+      const paused = pauseIfBusy();
+      if (paused) await paused;
       buffer = readLines(buffer + decoder.decode(chunk.value, { stream: true }), false);
       if (done) break;
-      const paused = pause();
-      if (paused) await paused;
     }
     if (!done) {
       readLines(buffer + decoder.decode(), true);

@@ -52,7 +52,8 @@ export function truncateToTokens(text: string, max: number): string {
   let used = 0;
   for (const piece of tokenPieces(text)) {
     const tokens = tokenize().encode(piece, PLAIN_TEXT);
-    if (used + tokens.length > max) return text.slice(0, kept) + tokenize().decode(tokens.slice(0, max - used));
+    if (used + tokens.length > max)
+      return text.slice(0, kept) + tokenize().decode(tokens.slice(0, max - used));
     used += tokens.length;
     kept += piece.length;
   }

@@ -16,6 +16,7 @@ import type { UsageResult } from '../ports/usage-store.js';
 import type { SettingsInForce } from '../settings/channel-settings.js';
 import { groupsInForce } from '../settings/select-tools.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import { pauseIfBusy } from '../util/pauser.js';
 import { promptCacheKey } from './prompt-cache-key.js';
 import { createRunMeter } from './run-meter.js';
 import { createRunQueue, type RunQueueLimits } from './run-queue.js';
@@ -89,6 +90,9 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     profile: RunProfile | undefined,
   ): Promise<RunResult> {
     const { key, text, signal } = request;
+    // Many questions at once (a burst of channels): each starts in its turn, not all in one block.
+    const paused = pauseIfBusy();
+    if (paused) await paused;
     if (signal?.aborted) return cancelled(onEvent);
     const epoch = epochs.get(key) ?? 0;
     // Resolved here, in the channel's turn, so a slow name lookup cannot reorder questions.

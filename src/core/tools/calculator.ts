@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { createMathPool } from './calculator-pool.js';
 import type { MathSandbox } from './calculator-sandbox.js';
 import { defineTool, ToolInputError } from './define-tool.js';
+import { evaluatePlainArithmetic } from './plain-arithmetic.js';
 import type { ToolFactory } from './registry.js';
 
 /** Longest expression accepted; real questions need far less, and parsing cost grows with length. */
@@ -45,7 +46,7 @@ export const calculatorTool: ToolFactory<CalculatorSettings> = (settings) => {
           `The expression is ${expression.length} characters long; the limit is ${MAX_EXPRESSION_CHARS}.`,
         );
       }
-      const value = await sandbox.evaluate(expression, signal);
+      const value = evaluatePlainArithmetic(expression) ?? (await sandbox.evaluate(expression, signal));
       return `${expression.replace(/\s+/g, ' ')} = ${value}`;
     },
   });

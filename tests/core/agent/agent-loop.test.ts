@@ -464,6 +464,35 @@ describe('agent loop (tools protocol only)', () => {
     expect(toolMessages.map((m) => m.content)).toEqual(inCallOrder);
   });
 
+  it('holds back the one sentence before a tool call: it never shows as the answer', async () => {
+    fake.script(
+      { content: 'Let me add these up.', toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { content: '2' },
+    );
+    const events: AgentEvent[] = [];
+    await agent().run({ message: 'q', author: 'a', context: { turns: [] } }, (e) => events.push(e));
+    const shown = events.filter((e) => e.type === 'answer_delta').map((e) => (e as { text: string }).text);
+    expect(shown.join('')).toBe('2');
+    expect(events.some((e) => e.type === 'answer_reset')).toBe(false);
+    expect(events.find((e) => e.type === 'thought')).toMatchObject({ text: 'Let me add these up.' });
+  });
+
+  it('streams an answer from its second sentence on, long before 160 characters', async () => {
+    const answer = 'Sure. The sum is 2, since one and one make two; nothing else is needed here at all, truly.';
+    fake.script({ content: answer });
+    const events: AgentEvent[] = [];
+    await agent().run({ message: 'q', author: 'a', context: { turns: [] } }, (e) => events.push(e));
+    const first = events.find((e) => e.type === 'answer_delta') as { text: string } | undefined;
+    // Streamed 8 characters a chunk: the first delta comes once "Sure. T" has arrived, not at the end.
+    expect(first?.text.length).toBeLessThan(20);
+    expect(
+      events
+        .filter((e) => e.type === 'answer_delta')
+        .map((e) => (e as { text: string }).text)
+        .join(''),
+    ).toBe(answer);
+  });
+
   it('retracts streamed text that turns out to be a long thought before a tool call', async () => {
     const thought = 'Let me think about this carefully. '.repeat(8);
     fake.script(
