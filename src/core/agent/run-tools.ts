@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isAbortError } from '../errors.js';
 import { type Tool, type ToolImage, ToolInputError } from '../tools/define-tool.js';
+import { createCallGuard } from '../util/call-guard.js';
 import { createLimiter } from '../util/create-limiter.js';
-import { createDeadline } from '../util/deadline.js';
 
 /** Longest observation handed back to the model; longer tool output is cut with a marker. */
 export const MAX_OBSERVATION_CHARS = 8000;
@@ -104,19 +104,18 @@ async function runOne(
   }
   if (options.signal.aborted) throw options.signal.reason;
 
-  const deadline = createDeadline(options.timeoutMs, options.signal, 'tool timeout');
-  const { signal } = deadline;
-  let onAbort: (() => void) | undefined;
+  const guard = createCallGuard(options.timeoutMs, options.signal, 'tool timeout');
   try {
-    // Race the abort too: a tool that ignores its signal must not hold the run.
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    // The signal is made only if the tool reads it; the race stops a tool that ignores it anyway.
+    const context = {
+      get signal() {
+        return guard.signal;
+      },
+    };
     const run = tool.executeWithImages
-      ? tool.executeWithImages(parsed.data, { signal })
-      : tool.execute(parsed.data, { signal });
-    const output = await Promise.race([run, aborted]);
+      ? tool.executeWithImages(parsed.data, context)
+      : tool.execute(parsed.data, context);
+    const output = await Promise.race([run, guard.stopped]);
     const text =
       typeof output === 'string' ? output : typeof output?.text === 'string' ? output.text : String(output);
     const images =
@@ -130,13 +129,12 @@ async function runOne(
     };
   } catch (err) {
     if (options.signal.aborted) throw options.signal.reason ?? err;
-    if (deadline.expired) return fail(`${tool.name} timed out after ${options.timeoutMs} ms.`);
+    if (guard.expired) return fail(`${tool.name} timed out after ${options.timeoutMs} ms.`);
     const message = err instanceof Error ? err.message : String(err);
     const prefix = err instanceof ToolInputError || isAbortError(err) ? '' : `${tool.name} failed: `;
     return fail(`${prefix}${options.redact ? options.redact(message) : message}`);
   } finally {
-    deadline.dispose();
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+    guard.dispose();
   }
 }
 

@@ -1,8 +1,10 @@
 import OpenAI from 'openai';
 import type {
+  ChatCompletion,
   ChatCompletionChunk,
   ChatCompletionContentPart,
   ChatCompletionCreateParamsBase,
+  ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../agent/events.js';
@@ -17,6 +19,7 @@ import type {
   CompletionRequest,
   ContentPart,
   ToolCall,
+  ToolSpec,
 } from './types.js';
 
 /** Settings of the OpenAI-compatible client. */
@@ -51,14 +54,11 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       if (paused) await paused;
       const params: ChatCompletionCreateParamsBase = {
         model: request.model ?? options.model,
-        messages: request.messages.map(toOpenAIMessage),
+        messages: request.messages.map(openAIMessage),
       };
       if (options.temperature !== undefined) params.temperature = options.temperature;
       if (request.tools?.length) {
-        params.tools = request.tools.map((t) => ({
-          type: 'function',
-          function: { name: t.name, description: t.description, parameters: t.parameters },
-        }));
+        params.tools = openAITools(request.tools);
         if (request.toolChoice) params.tool_choice = request.toolChoice;
       }
       if (request.stop?.length) params.stop = [...request.stop];
@@ -66,12 +66,14 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       if (options.promptCacheKey && request.cacheKey) params.prompt_cache_key = request.cacheKey;
       try {
         if (options.stream) return await streamed(client, params, request, options.timeoutMs);
-        const response = await client.chat.completions.create(
-          { ...params, stream: false },
-          signalOf(request),
-        );
-        const choice = response.choices[0];
-        if (!choice) throw new ModelError('model_error', 'The model returned no choices.');
+        // The SDK sends the request; the JSON is read here (the SDK's parsing adds request-id and log details
+        // no caller uses). A body that is not JSON is a SyntaxError: "malformed response".
+        const raw = await client.chat.completions
+          .create({ ...params, stream: false }, signalOf(request))
+          .asResponse();
+        const response = (await raw.json()) as Partial<ChatCompletion> | null;
+        const choice = response?.choices?.[0];
+        if (!choice?.message) throw new ModelError('model_error', 'The model returned no choices.');
         const split = splitThinking(choice.message.content ?? '');
         const reasoning = joinReasoning(reasoningOf(choice.message), split.reasoning);
         if (reasoning) request.onReasoningDelta?.(reasoning);
@@ -81,11 +83,11 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
           content,
           ...(reasoning ? { reasoning } : {}),
           toolCalls: (choice.message.tool_calls ?? []).flatMap((c) =>
-            c.type === 'function'
+            c.type === 'function' && c.function
               ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }]
               : [],
           ),
-          usage: toUsage(response.usage),
+          usage: toUsage(response?.usage),
           finishReason: choice.finish_reason ?? null,
         };
       } catch (err) {
@@ -187,6 +189,31 @@ function joinReasoning(...parts: string[]): string {
     .map((p) => p.trim())
     .filter(Boolean)
     .join('\n\n');
+}
+
+// A run sends its growing list of messages, and the same tools, on every call: each is converted once.
+const convertedMessages = new WeakMap<ChatMessage, ChatCompletionMessageParam>();
+const convertedTools = new WeakMap<readonly ToolSpec[], ChatCompletionFunctionTool[]>();
+
+function openAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  let converted = convertedMessages.get(message);
+  if (!converted) {
+    converted = toOpenAIMessage(message);
+    convertedMessages.set(message, converted);
+  }
+  return converted;
+}
+
+function openAITools(tools: readonly ToolSpec[]): ChatCompletionFunctionTool[] {
+  let converted = convertedTools.get(tools);
+  if (!converted) {
+    converted = tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+    convertedTools.set(tools, converted);
+  }
+  return converted;
 }
 
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {

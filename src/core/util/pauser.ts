@@ -27,7 +27,13 @@ export function createPauser(
 /** Callers waiting for their turn, first come first served. */
 const waiting: (() => void)[] = [];
 let stepScheduled = false;
+/** When the work going on now began: the last time the event loop was seen to turn. */
 let lastTurn = performance.now();
+/** A marker that runs at the loop's next check phase; while it is pending, the loop has not turned. */
+let markerPending = false;
+const mark = () => {
+  markerPending = false;
+};
 /** Waiters let go per turn: doubled while turns stay short, halved when one ran long. */
 let batch = 1;
 const MAX_BATCH = 32;
@@ -53,7 +59,14 @@ function step(): void {
  * need to wait, so the common case costs a clock read.
  */
 export function pauseIfBusy(): Promise<void> | undefined {
-  if (waiting.length === 0 && performance.now() - lastTurn < PAUSE_EVERY_MS) return undefined;
+  const now = performance.now();
+  if (!markerPending) {
+    // The loop has turned since the marker ran (or it never was set): the work going on began just now.
+    lastTurn = now;
+    markerPending = true;
+    setImmediate(mark);
+  }
+  if (waiting.length === 0 && now - lastTurn < PAUSE_EVERY_MS) return undefined;
   return new Promise<void>((resolve) => {
     waiting.push(resolve);
     if (!stepScheduled) {

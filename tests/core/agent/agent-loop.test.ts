@@ -478,7 +478,8 @@ describe('agent loop (tools protocol only)', () => {
   });
 
   it('streams an answer from its second sentence on, long before 160 characters', async () => {
-    const answer = 'Sure. The sum is 2, since one and one make two; nothing else is needed here at all, truly.';
+    const answer =
+      'Sure. The sum is 2, since one and one make two; nothing else is needed here at all, truly.';
     fake.script({ content: answer });
     const events: AgentEvent[] = [];
     await agent().run({ message: 'q', author: 'a', context: { turns: [] } }, (e) => events.push(e));

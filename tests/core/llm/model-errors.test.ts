@@ -55,3 +55,25 @@ describe('model errors a new user meets', () => {
     await expect(ask(fake.url, 'nope')).rejects.toThrow('check LLM_MODEL ("nope")');
   });
 });
+
+describe('completions that are JSON but not a completion', () => {
+  let fake: FakeOpenAI | undefined;
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+
+  it('says the model returned no choices, for an empty object, a choice without a message, or null', async () => {
+    for (const raw of ['{}', '{"choices":[{}]}', 'null', '{"choices":[]}']) {
+      fake = await startFakeOpenAI({ fallback: () => ({ raw }) });
+      await expect(ask(fake.url), raw).rejects.toThrow('The model returned no choices.');
+      await fake.close();
+      fake = undefined;
+    }
+  });
+
+  it('calls a body that is not JSON a malformed response', async () => {
+    fake = await startFakeOpenAI({ fallback: () => ({ raw: '<html>502 Bad Gateway</html>' }) });
+    await expect(ask(fake.url)).rejects.toThrow('malformed response');
+  });
+});
