@@ -46,7 +46,8 @@ function runScenario(name: string): Promise<ScenarioReport> {
       fileURLToPath(new URL('./support/run-scenario.ts', import.meta.url)),
       [name, JSON.stringify(options)],
       {
-        execArgv: ['--import', 'tsx'],
+        // --expose-gc: loop-overhead collects the heap around each batch it times (see sustain).
+        execArgv: ['--import', 'tsx', '--expose-gc'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       },
     );

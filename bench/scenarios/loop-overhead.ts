@@ -57,6 +57,8 @@ const has = (id: string) => ENTRIES.some((e) => e.id === id);
 const FLOORS: Record<string, number> = { 'tt-tools': 0.95, 'tt-react': 0.9 };
 const THINKTHREAD = Object.keys(FLOORS).filter(has);
 const FRAMEWORKS = ['openai-agents', 'langchain'].filter(has);
+/** A full collection (scenarios run with --expose-gc): each concurrent batch is charged for its own garbage. */
+const fullGc = (globalThis as { gc?: () => void }).gc;
 
 interface Sample {
   /** Wall milliseconds of each sequential run. */
@@ -134,7 +136,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       for (let r = 0; r < rounds; r++) {
         for (const { contender, sample } of rotated(r)) {
           const before = await fake.served();
-          const batch = await sustain(CONCURRENCY, batchMs, () => once(contender, sample));
+          const batch = await sustain(CONCURRENCY, batchMs, () => once(contender, sample), fullGc);
           sample.rates.push((batch.done * 1000) / batch.wallMs);
           sample.cpuPerRun.push(batch.cpuMs / batch.done);
           sample.calls += (await fake.served()) - before;
@@ -249,7 +251,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     ],
     targets,
     notes: [
-      `Sequential: ${seqRuns} runs per contender, interleaved run by run; runs/s = 1000 / median latency. c=${CONCURRENCY}: ${rounds} rounds in which each contender in turn keeps ${CONCURRENCY} runs in flight for ${batchMs} ms; runs/s and CPU ms/run are medians over rounds, "× bare" the median of per-round ratios to the floor's batch of the same round (for CPU: floor CPU / contender CPU, so higher is better everywhere).`,
+      `Sequential: ${seqRuns} runs per contender, interleaved run by run; runs/s = 1000 / median latency. c=${CONCURRENCY}: ${rounds} rounds in which each contender in turn keeps ${CONCURRENCY} runs in flight for ${batchMs} ms, the heap collected before each batch (uncounted) and after it (counted, so each batch pays for its own garbage); runs/s and CPU ms/run are medians over rounds, "× bare" the median of per-round ratios to the floor's batch of the same round (for CPU: floor CPU / contender CPU, so higher is better everywhere).`,
       'The scripted model runs in its own process and answers at once: what is measured is the client side (SDK, HTTP over loopback, framework). CPU ms/run is the client process’s user+system time per run at c=64, the figure least moved by other load on the machine; wall-clock ratios on a shared 2-core machine swing by ±20% between runs.',
       '"stream" is what thinkthread does by default (LLM_STREAM=true): SSE chunks, answer deltas emitted as events; "whole" is one JSON response per call. Every contender is run in both modes.',
       'Every contender runs the same in-process mathjs calculator and sends the same system prompt. "assistant" adds the per-channel queue and a SQLite write per answer (fresh channel per run); "shipped sandboxed calculator" uses the real calculator tool (a separate bounded process, one evaluation at a time).',

@@ -42,13 +42,18 @@ export async function pool(
 
 /**
  * Keeps `concurrency` tasks in flight for `durationMs`, then waits for the last ones to finish; resolves
- * with the tasks completed, the wall time and the process CPU time (user + system) both took.
+ * with the tasks completed, the wall time and the process CPU time (user + system) both took. With `gc` (a
+ * full collection, from `--expose-gc`), each batch pays for collecting its own garbage and no other's: the
+ * heap is collected before the batch (uncounted) and after it, and what that collection cost beyond a
+ * second one straight after (marking the long-lived heap, the same for every batch) is counted.
  */
 export async function sustain(
   concurrency: number,
   durationMs: number,
   task: () => Promise<void>,
+  gc?: () => void,
 ): Promise<{ done: number; wallMs: number; cpuMs: number }> {
+  gc?.();
   const cpu = process.cpuUsage();
   const start = performance.now();
   let done = 0;
@@ -59,7 +64,15 @@ export async function sustain(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { done, wallMs: since(start), cpuMs: cpuMsSince(cpu) };
+  const wallMs = since(start);
+  const cpuMs = cpuMsSince(cpu);
+  if (!gc) return { done, wallMs, cpuMs };
+  const garbage = process.cpuUsage();
+  gc();
+  const collected = cpuMsSince(garbage);
+  const live = process.cpuUsage();
+  gc();
+  return { done, wallMs, cpuMs: cpuMs + Math.max(0, collected - cpuMsSince(live)) };
 }
 
 /** CPU milliseconds (user + system) this process used since the `process.cpuUsage()` reading `start`. */
