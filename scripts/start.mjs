@@ -3,5 +3,12 @@
 // memory than running the TypeScript through a loader.
 import { ensureBuilt } from './build.mjs';
 
-await ensureBuilt();
+try {
+  await ensureBuilt();
+} catch (err) {
+  // esbuild has already printed where a syntax error is; a folder that cannot be written says so here.
+  const reason = err instanceof Error && 'code' in err ? ` (${err.code}: ${err.message})` : '';
+  process.stderr.write(`thinkthread cannot start: compiling src/ to dist/ failed${reason}.\n`);
+  process.exit(1);
+}
 await import('../dist/index.js');
