@@ -1,28 +1,5 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
-
 /** Longest a loop over data that is already there runs before it lets timers and other I/O in. */
 export const PAUSE_EVERY_MS = 10;
-
-/**
- * A stream whose data is already buffered is read in microtasks, which never let anything else run; call
- * the returned function once per item. Every {@link PAUSE_EVERY_MS} it returns a promise that waits one turn
- * of the event loop, to be awaited; otherwise `undefined`, so the common case costs no promise and no tick.
- * Callers that are due at once share one turn.
- */
-export function createPauser(
-  now: () => number = performance.now.bind(performance),
-): () => Promise<void> | undefined {
-  let since = now();
-  let turn: Promise<void> | undefined;
-  return () => {
-    if (now() - since < PAUSE_EVERY_MS) return undefined;
-    turn ??= nextTurn().then(() => {
-      since = now();
-      turn = undefined;
-    });
-    return turn;
-  };
-}
 
 /** Callers waiting for their turn, first come first served. */
 const waiting: (() => void)[] = [];
@@ -52,10 +29,12 @@ function step(): void {
 }
 
 /**
- * The process's one pauser, shared by every run, stream and model call. Once work has gone on for
- * {@link PAUSE_EVERY_MS} without the event loop turning, callers queue and are let go in turns of the
- * loop (as many per turn as keep a turn near {@link PAUSE_EVERY_MS}), so timers and I/O get in between however many channels answer at once (a thousand replies landing
- * together would otherwise be handled in one block). Returns `undefined` (nothing to await) when there is no
+ * The process's one pauser, shared by every run, stream and model call; call it between pieces of work.
+ * Once work has gone on for {@link PAUSE_EVERY_MS} without the event loop turning, callers queue and are
+ * let go in turns of the loop (as many per turn as keep a turn near {@link PAUSE_EVERY_MS}), so timers and
+ * I/O get in between however many channels answer at once: a thousand replies landing together would
+ * otherwise be handled in one block, and a stream whose data is already buffered would be read in
+ * microtasks that never let anything else run. Returns `undefined` (nothing to await) when there is no
  * need to wait, so the common case costs a clock read.
  */
 export function pauseIfBusy(): Promise<void> | undefined {
