@@ -194,6 +194,9 @@ export function createAssistant(deps: AssistantDeps): Assistant {
 
   return {
     async ask(request, onEvent): Promise<AskOutcome> {
+      // Read only in the channel's turn, maybe much later: a rejection must not count as unhandled meanwhile.
+      Promise.resolve(request.context).catch(() => {});
+      Promise.resolve(request.attachments).catch(() => {});
       if (closing) return busy(onEvent, CLOSING_MESSAGE);
       if (governor && request.asker) {
         const decision = await governor.access(request.asker, request.key);

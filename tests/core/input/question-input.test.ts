@@ -71,4 +71,38 @@ describe('what comes with a question: thread context and files', () => {
     expect(events).toContainEqual({ type: 'notice', code: 'input', message: 'I could not read the thread.' });
     expect(lastMessage(t)).toContain('earlier messages of this conversation could not be read');
   });
+
+  it('keeps a thread that could not be read for the question’s turn, however long it waits: no unhandled rejection', async () => {
+    t = await startTestCore();
+    let release: () => void = () => {};
+    t.fake.script(
+      { content: 'First.', until: new Promise<void>((resolve) => (release = resolve)) },
+      { content: 'Second.' },
+    );
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const first = t.core.assistant.ask({ key: 'k', author: 'Ann', text: 'one' }, () => {});
+      await t.fake.waitForRequests(1);
+      const events: AgentEvent[] = [];
+      const context = Promise.reject(new ContextUnavailableError('I could not read the thread.'));
+      const second = t.core.assistant.ask({ key: 'k', author: 'Bob', text: 'two', context }, (e) =>
+        events.push(e),
+      );
+      // Several turns of the event loop while the second question waits behind the first.
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+      release();
+      expect(await first).toMatchObject({ status: 'answered', text: 'First.' });
+      expect(await second).toMatchObject({ status: 'answered', text: 'Second.' });
+      expect(events).toContainEqual({
+        type: 'notice',
+        code: 'input',
+        message: 'I could not read the thread.',
+      });
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });
