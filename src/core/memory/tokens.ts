@@ -1,26 +1,37 @@
 import { createRequire } from 'node:module';
 import { formatSummaryMessage, formatUserMessage } from '../agent/build-messages.js';
+import { type Bpe, loadO200k } from './compact-bpe.js';
 import { tokenPieces } from './token-pieces.js';
 import type { Turn } from './types.js';
 
 /** Tokens a chat message costs beyond its text (role and separators), as OpenAI documents for its models. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 
-type Tokenizer = typeof import('gpt-tokenizer');
-let tokenizer: Tokenizer | undefined;
+let tokenizer: Bpe | undefined;
 
 /**
- * gpt-tokenizer, loaded on first use: its o200k tables take about 65 MB and 0.2 s to build, which a bot
- * that has just started (or only serves channels that never ask) need not pay. `require`, because the
- * counting functions are synchronous.
+ * The o200k tokenizer, built on first use (about 0.15 s): a bot that has just started need not hold it. If
+ * gpt-tokenizer's rank file ever changes shape, gpt-tokenizer's own encoder (69 MB) counts instead.
  */
-function tokenize(): Tokenizer {
-  tokenizer ??= createRequire(import.meta.url)('gpt-tokenizer') as Tokenizer;
+function tokenize(): Bpe {
+  tokenizer ??= compactOrFallback();
   return tokenizer;
 }
 
-// Text like "<|endoftext|>" typed by a user is ordinary text here, not a special token (and must not throw).
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+function compactOrFallback(): Bpe {
+  try {
+    return loadO200k();
+  } catch {
+    const gpt = createRequire(import.meta.url)('gpt-tokenizer') as typeof import('gpt-tokenizer');
+    // Text like "<|endoftext|>" typed by a user is ordinary text here, not a special token (and must not throw).
+    const plain = { disallowedSpecial: new Set<string>() };
+    return {
+      encode: (text) => gpt.encode(text, plain),
+      count: (text) => gpt.countTokens(text, plain),
+      decode: (tokens) => gpt.decode(tokens),
+    };
+  }
+}
 
 /**
  * Tokens of `text` with the o200k tokenizer (GPT-4o family); other models differ a little, not a lot. Linear
@@ -28,7 +39,7 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  */
 export function countTokens(text: string): number {
   let total = 0;
-  for (const piece of tokenPieces(text)) total += tokenize().countTokens(piece, PLAIN_TEXT);
+  for (const piece of tokenPieces(text)) total += tokenize().count(piece);
   return total;
 }
 
@@ -51,7 +62,7 @@ export function truncateToTokens(text: string, max: number): string {
   let kept = 0;
   let used = 0;
   for (const piece of tokenPieces(text)) {
-    const tokens = tokenize().encode(piece, PLAIN_TEXT);
+    const tokens = tokenize().encode(piece);
     if (used + tokens.length > max)
       return text.slice(0, kept) + tokenize().decode(tokens.slice(0, max - used));
     used += tokens.length;
