@@ -99,11 +99,11 @@ export function parseRanks(source: Uint8Array): Ranks {
           bytes[used++] = source[i]!;
           continue;
         }
-        const escape = source[++i]!;
-        if (escape === 0x78 /* x */) {
+        const code = source[++i]!;
+        if (code === 0x78 /* x */) {
           emit(hex(i + 1, 2));
           i += 2;
-        } else if (escape === 0x75 /* u */) {
+        } else if (code === 0x75 /* u */) {
           let codePoint = hex(i + 1, 4);
           i += 4;
           // A surrogate pair written as two escapes is one character.
@@ -116,7 +116,7 @@ export function parseRanks(source: Uint8Array): Ranks {
           }
           emit(codePoint);
         } else {
-          bytes[used++] = SIMPLE_ESCAPES[escape] ?? escape;
+          bytes[used++] = SIMPLE_ESCAPES[code] ?? code;
         }
       }
       offsets[++count] = used;
