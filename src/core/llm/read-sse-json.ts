@@ -4,9 +4,9 @@ import { pauseIfBusy } from '../util/pauser.js';
 /**
  * Reads a server-sent-event body and calls `onData` with each event's `data`, parsed as JSON, until
  * `[DONE]` or the end. Returns the number of events read. A body silent for `idleMs` is cancelled and fails
- * with a clear error (the request's own timeout ends when the headers arrive). Events that arrived in one network chunk are split in one synchronous pass: no promise
- * per event, which is most of what a streamed completion costs the client (the `openai` SDK's stream
- * chains three async generators per event). Forgiving as servers need: CRLF or LF lines, `data:` with or
+ * with a clear error (the request's own timeout ends when the headers arrive). Events that arrived in one
+ * network chunk are split in one synchronous pass: no promise per event, which is most of what a streamed
+ * completion costs the client (the `openai` SDK's stream chains three async generators per event). Forgiving as servers need: CRLF or LF lines, `data:` with or
  * without the space, comments, a last event without its blank line.
  */
 export async function readSseJson(

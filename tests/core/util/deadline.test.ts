@@ -39,29 +39,3 @@ describe('createDeadline', () => {
     }
   });
 });
-
-describe('a refreshed deadline', () => {
-  it('expires only once `ms` have passed since the last refresh', () => {
-    vi.useFakeTimers();
-    try {
-      let now = 0;
-      const deadline = createDeadline(100, undefined, 'idle', () => now);
-      for (let t = 60; t <= 300; t += 60) {
-        now = t;
-        vi.advanceTimersByTime(60);
-        deadline.refresh();
-        expect(deadline.signal.aborted).toBe(false);
-      }
-      now = 399;
-      vi.advanceTimersByTime(99);
-      expect(deadline.signal.aborted).toBe(false);
-      now = 400;
-      vi.advanceTimersByTime(1);
-      expect(deadline.expired).toBe(true);
-      expect((deadline.signal.reason as Error).message).toBe('idle after 100 ms');
-      deadline.dispose();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-});
