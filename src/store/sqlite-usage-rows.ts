@@ -1,4 +1,10 @@
-import type { StoredUsageRecord, UsageOutcome, UsageRecord, UsageResult } from '../core/ports/usage-store.js';
+import {
+  NOTHING_SPENT,
+  type StoredUsageRecord,
+  type UsageOutcome,
+  type UsageRecord,
+  type UsageResult,
+} from '../core/ports/usage-store.js';
 
 /** A row of the `usage` table, as better-sqlite3 reads it. */
 export interface UsageRow {
@@ -31,15 +37,7 @@ export type SpentColumns = Pick<
 >;
 
 /** What a record that spent nothing (a limited ask, a pending question) stores. */
-export const nothingSpent = (outcome: UsageOutcome) => ({
-  outcome,
-  modelCalls: 0,
-  promptTokens: 0,
-  completionTokens: 0,
-  cachedTokens: 0,
-  tools: {},
-  durationMs: 0,
-});
+export const nothingSpent = (outcome: UsageOutcome) => ({ outcome, ...NOTHING_SPENT });
 
 /** The columns of what a run spent. */
 export function spentOf(r: Omit<UsageResult, 'outcome'> & { outcome: UsageOutcome }): SpentColumns {

@@ -4,6 +4,7 @@ import type { FeedbackStore, FeedbackTotals } from '../ports/feedback-store.js';
 import {
   type BudgetRule,
   NO_USAGE,
+  NOTHING_SPENT,
   type RateRule,
   type UsageResult,
   type UsageStore,
@@ -101,15 +102,6 @@ export function createGovernor(deps: GovernorDeps): Governor {
     model: run.model,
     protocol: run.protocol,
   });
-  const nothingSpent = {
-    modelCalls: 0,
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedTokens: 0,
-    tools: {},
-    durationMs: 0,
-  };
-
   const rules = (asker: Asker, key: string, at: number) => {
     const { limits } = settings;
     const rates: RateRule[] = [];
@@ -145,7 +137,7 @@ export function createGovernor(deps: GovernorDeps): Governor {
           'refused a question',
         );
         try {
-          await usage.record({ ...start(asker, key, now()), ...nothingSpent, outcome: 'refused' });
+          await usage.record({ ...start(asker, key, now()), ...NOTHING_SPENT, outcome: 'refused' });
         } catch (err) {
           // The refusal stands; only its record is missing.
           logger?.warn({ err, key }, 'could not record a refusal');

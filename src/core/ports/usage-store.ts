@@ -36,6 +36,16 @@ export interface UsageResult {
   durationMs: number;
 }
 
+/** What a record that spent nothing stores (a refused or limited ask, a question not yet answered). */
+export const NOTHING_SPENT: Readonly<Omit<UsageResult, 'outcome'>> = Object.freeze({
+  modelCalls: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  cachedTokens: 0,
+  tools: Object.freeze({}),
+  durationMs: 0,
+});
+
 /** One complete usage record. */
 export interface UsageRecord extends UsageStart, UsageResult {}
 
