@@ -78,6 +78,8 @@ export interface FakeOpenAI {
   script(...steps: (ScriptStep | Responder)[]): void;
   /** Replies not yet consumed. */
   pending(): number;
+  /** TCP connections opened to it so far, and those still open. */
+  connections(): { opened: number; open: number };
   /** Resolves once `count` requests have arrived; rejects with a clear error after `timeoutMs` (default 5 s). */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -102,6 +104,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     });
   });
   server.keepAliveTimeout = 60_000;
+  const connections = { opened: 0, open: 0 };
+  server.on('connection', (socket) => {
+    connections.opened++;
+    connections.open++;
+    socket.once('close', () => connections.open--);
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
     if (req.method === 'GET' && req.url?.endsWith('/models')) {
@@ -244,6 +252,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       queue.push(...steps);
     },
     pending: () => queue.length,
+    connections: () => ({ ...connections }),
     waitForRequests: async (count, timeoutMs) => {
       const arrived = async () => {
         while (requests.length < count) await new Promise<void>((r) => arrivals.push(r));

@@ -10,6 +10,7 @@ import type {
 import type { TokenUsage } from '../agent/events.js';
 import { isAbortError, ModelError } from '../errors.js';
 import { pauseIfBusy } from '../util/pauser.js';
+import { leanFetch, type ModelResponse } from './lean-fetch.js';
 import { readSseJson } from './read-sse-json.js';
 import { createThinkSplitter, loneClose, splitThinking } from './think-splitter.js';
 import type {
@@ -45,6 +46,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     baseURL: options.baseURL ?? null,
     maxRetries: options.maxRetries,
     timeout: options.timeoutMs,
+    fetch: leanFetch,
   });
 
   return {
@@ -68,9 +70,9 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
         if (options.stream) return await streamed(client, params, request, options.timeoutMs);
         // The SDK sends the request; the JSON is read here (the SDK's parsing adds request-id and log details
         // no caller uses). A body that is not JSON is a SyntaxError: "malformed response".
-        const raw = await client.chat.completions
+        const raw = (await client.chat.completions
           .create({ ...params, stream: false }, signalOf(request))
-          .asResponse();
+          .asResponse()) as unknown as ModelResponse;
         const response = (await raw.json()) as Partial<ChatCompletion> | null;
         const choice = response?.choices?.[0];
         if (!choice?.message) throw new ModelError('model_error', 'The model returned no choices.');
@@ -104,9 +106,9 @@ async function streamed(
   idleMs: number,
 ): Promise<Completion> {
   // The SDK sends the request (retries, timeout, errors by status); the body is read here, see readSseJson.
-  const response = await client.chat.completions
+  const response = (await client.chat.completions
     .create({ ...params, stream: true, stream_options: { include_usage: true } }, signalOf(request))
-    .asResponse();
+    .asResponse()) as unknown as ModelResponse;
   let content = '';
   let reasoning = '';
   // Reasoning from the `reasoning_content` field and from `<think>` tags are kept as separate paragraphs.
@@ -333,6 +335,15 @@ function toModelError(err: unknown, endpoint: Endpoint): unknown {
     }
     if (status !== undefined && status >= 500) {
       return new ModelError('model_unavailable', `The model server failed (HTTP ${status}).`, status, err);
+    }
+    if (status !== undefined && status >= 300 && status < 400) {
+      // Redirects are not followed (see leanFetch); the location is not shown, it may carry a token.
+      return new ModelError(
+        'model_error',
+        `${endpoint.base} answered with a redirect (HTTP ${status}): set OPENAI_BASE_URL to the address it redirects to.`,
+        status,
+        err,
+      );
     }
     if (status === 404) {
       const modelMissing = err.code === 'model_not_found' || /model/i.test(err.message);

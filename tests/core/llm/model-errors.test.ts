@@ -46,6 +46,27 @@ describe('model errors a new user meets', () => {
     }
   });
 
+  it('asks for the final address when the base URL redirects, without following it', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      res.writeHead(301, { location: `https://example.invalid${req.url}?token=secret` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const failure = await ask(`http://127.0.0.1:${port}/v1`).catch((err: Error) => err);
+      expect((failure as Error).message).toBe(
+        `http://127.0.0.1:${port}/v1 answered with a redirect (HTTP 301): set OPENAI_BASE_URL to the address it redirects to.`,
+      );
+      expect(String(failure)).not.toContain('secret');
+      expect(seen).toEqual(['POST /v1/chat/completions']);
+    } finally {
+      server.close();
+    }
+  });
+
   it('points at LLM_MODEL when the model is unknown', async () => {
     fake = await startFakeOpenAI();
     fake.script({

@@ -1,19 +1,20 @@
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readSseJson } from '../../../src/core/llm/read-sse-json.js';
 
-/** A body delivered in exactly these network chunks; `cancelled` tells whether the reader gave up on the rest. */
+/** A body delivered in exactly these network chunks; `cancelled` tells whether it was destroyed before its end. */
 function body(chunks: (string | Uint8Array)[]) {
   const state = { cancelled: false };
-  const encoder = new TextEncoder();
   let i = 0;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
+  const stream = new Readable({
+    read() {
       const chunk = chunks[i++];
-      if (chunk === undefined) controller.close();
-      else controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+      this.push(chunk === undefined ? null : Buffer.from(chunk));
     },
-    cancel() {
-      state.cancelled = true;
+    destroy(err, callback) {
+      if (!this.readableEnded) state.cancelled = true;
+      callback(err);
     },
   });
   return { stream, state };
@@ -23,6 +24,7 @@ async function read(chunks: (string | Uint8Array)[]) {
   const seen: unknown[] = [];
   const { stream, state } = body(chunks);
   const count = await readSseJson(stream, (d) => seen.push(d));
+  if (!stream.closed) await once(stream, 'close');
   return { seen, count, cancelled: state.cancelled };
 }
 
@@ -61,6 +63,7 @@ describe('readSseJson', () => {
   it('fails with a clear error on an error event, and cancels the body', async () => {
     const { stream, state } = body(['data: {"a":1}\n\ndata: {"error":{"message":"overloaded"}}\n\n', 'x']);
     await expect(readSseJson(stream, () => {})).rejects.toThrow('reported an error while answering');
+    if (!stream.closed) await once(stream, 'close');
     expect(state.cancelled).toBe(true);
   });
 
@@ -71,17 +74,43 @@ describe('readSseJson', () => {
 
   it('gives up on a body that goes silent for idleMs, with a clear error, and cancels it', async () => {
     let cancelled = false;
-    const silent = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(new TextEncoder().encode('data: {"a":1}\n\n'));
+    let sent = false;
+    const silent = new Readable({
+      read() {
+        if (!sent) this.push(Buffer.from('data: {"a":1}\n\n'));
+        sent = true;
       },
-      cancel() {
+      destroy(err, callback) {
         cancelled = true;
+        callback(err);
       },
     });
     const seen: unknown[] = [];
     await expect(readSseJson(silent, (d) => seen.push(d), 30)).rejects.toThrow('The model stopped sending');
     expect(seen).toEqual([{ a: 1 }]);
     expect(cancelled).toBe(true);
+  });
+
+  it('leaves a body that ends right after [DONE] to end, so its connection is kept', async () => {
+    const { cancelled, seen } = await read(['data: {"a":1}\n\ndata: [DONE]\n\n']);
+    expect(seen).toEqual([{ a: 1 }]);
+    expect(cancelled).toBe(false);
+  });
+
+  it('fails clearly when the connection breaks before the answer is complete', async () => {
+    let i = 0;
+    const broken = new Readable({
+      read() {
+        if (i++ === 0) this.push(Buffer.from('data: {"a":1}\n\n'));
+        else this.destroy(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
+      },
+    });
+    await expect(readSseJson(broken, () => {})).rejects.toThrow('other side closed');
+    const closed = new Readable({
+      read() {
+        this.destroy();
+      },
+    });
+    await expect(readSseJson(closed, () => {})).rejects.toThrow('closed before its answer was complete');
   });
 });
