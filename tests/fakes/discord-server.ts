@@ -114,7 +114,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const roleIds = FAKE_ROLES;
   const channels = new Map<string, Json>();
   const messages = new Map<string, FakeMessage>();
-  const interactions = new Map<string, { channelId: string; user: FakeUser; original?: string }>(); // by token
+  const interactions = new Map<
+    string,
+    { id: string; command: boolean; channelId: string; user: FakeUser; original?: string }
+  >(); // by token
   const callbacks: InteractionCallback[] = [];
   const calls: DiscordCall[] = [];
   const overrides: { match: CallMatcher; response: FakeResponse; times: number }[] = [];
@@ -255,7 +258,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
           content: data.content ?? '',
           components: data.components ?? [],
           flags,
-          webhook_id: applicationId,
+          ...fromInteraction(interaction),
         });
         interaction.original = original.id;
         return [204];
@@ -271,7 +274,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
           store(channelId, bot, {
             content: body.content ?? '',
             flags: Number(body.flags ?? 0),
-            webhook_id: applicationId,
+            ...fromInteraction(interactions.get(token!)!),
           }),
         ];
       },
@@ -283,6 +286,17 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     ],
     ['GET', /^\/webhooks\/\d+\/([^/]+)\/messages\/([^/]+)$/, ([token, id]) => fetch(byWebhook(token!, id!))],
   ];
+  /** What Discord puts on an interaction's response and follow-ups: by webhook; type 20 for a slash command's. */
+  const fromInteraction = (interaction: { id: string; command: boolean; user: FakeUser }) => ({
+    type: interaction.command ? 20 : 0,
+    webhook_id: applicationId,
+    interaction_metadata: {
+      id: interaction.id,
+      type: interaction.command ? 2 : 3,
+      user: interaction.user,
+      authorizing_integration_owners: {},
+    },
+  });
   const byWebhook = (token: string, id: string) =>
     messages.get(id === '@original' ? (interactions.get(token)?.original ?? '') : id);
 
@@ -533,7 +547,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       const { name, channelId, user } = options;
       const id = snowflake();
       const token = `token-${id}`;
-      interactions.set(token, { channelId, user });
+      interactions.set(token, { id, command: true, channelId, user });
       const channel = channels.get(channelId);
       const guild = channel?.guild_id;
       const values = Object.entries(options.options ?? {}).map(([key, value]) => ({
@@ -580,7 +594,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       const id = snowflake();
       const token = `token-${id}`;
       const channelId = message.channel_id;
-      interactions.set(token, { channelId, user });
+      interactions.set(token, { id, command: false, channelId, user });
       const channel = channels.get(channelId);
       const guild = channel?.guild_id;
       dispatch('INTERACTION_CREATE', {

@@ -4,6 +4,7 @@ import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
+import { lazy } from '../shared/lazy.js';
 import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
@@ -47,7 +48,25 @@ export async function handleCommand(
       } catch (err) {
         ctx.logger.warn({ err }, 'could not show the Stop button');
       }
-      await answer({ key, settingsKey, author, text: question, asker }, surface, ctx, run, header);
+      // In a thread or forum post, what was said there before the command is its context, as for a mention.
+      const askedAt = channel?.isThread()
+        ? { id: interaction.id, channel, client: interaction.client }
+        : undefined;
+      const view = await answer(
+        {
+          key,
+          settingsKey,
+          author,
+          text: question,
+          asker,
+          context: askedAt ? lazy(() => ctx.history.read(askedAt, key)) : undefined,
+        },
+        surface,
+        ctx,
+        run,
+        header,
+      );
+      if (view.phase === 'final' && askedAt) ctx.history.answered(key, interaction.id);
       return;
     }
     case 'reset':

@@ -1,4 +1,4 @@
-import { cleanContent, DiscordAPIError, type Message, MessageType } from 'discord.js';
+import { type Client, cleanContent, DiscordAPIError, type Message, MessageType } from 'discord.js';
 import { ContextUnavailableError } from '../../core/errors.js';
 import { type ContextMessage, OWN_SPEAKER } from '../../core/input/types.js';
 import type { Logger } from '../../core/logger.js';
@@ -14,13 +14,27 @@ const PAGE_LIMIT = 100;
 /** Threads whose bot answer is remembered (for `after`); the oldest is forgotten first. */
 const REMEMBERED_THREADS = 5000;
 
+/**
+ * Where a question was asked: a message, or a slash command (whose interaction id, a snowflake, orders it
+ * among the channel's messages; it replies to nothing).
+ */
+export interface AskedAt {
+  id: string;
+  channel: Message['channel'];
+  client: Client<true>;
+  reference?: Message['reference'] | undefined;
+}
+
 /** Reads what a question on Discord follows: its thread's earlier messages and the messages it replies to. */
 export interface MessageHistory {
   /** Oldest first; rejects with ContextUnavailableError (once per conversation) when the bot may not read it. */
-  read(message: Message, key: string): Promise<ContextMessage[]>;
-  /** Notes the bot's answer in a conversation: the next read there starts after it. */
-  answered(key: string, messageId: string): void;
+  read(at: AskedAt, key: string): Promise<ContextMessage[]>;
+  /** Notes the bot's answer in a conversation (its message, or the command it answered): the next read there starts after it. */
+  answered(key: string, id: string): void;
 }
+
+/** The bot's answers: replies to mentions, and responses to `/ask` (with their follow-ups). */
+const ANSWER_TYPES: ReadonlySet<MessageType> = new Set([MessageType.Reply, MessageType.ChatInputCommand]);
 
 /**
  * Message history over the channel messages endpoint. In a thread or forum post: the messages since the
@@ -32,7 +46,7 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
   const lastAnswers = new Map<string, string>();
   const firstTime = createFirstTime();
 
-  async function threadMessages(message: Message, key: string): Promise<Message[]> {
+  async function threadMessages(message: AskedAt, key: string): Promise<Message[]> {
     const channel = message.channel;
     if (!channel.isThread()) return [];
     let after = lastAnswers.get(key);
@@ -47,8 +61,8 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
     const earlier = [...fetched.values()]
       .filter((m) => BigInt(m.id) < BigInt(message.id))
       .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-    // The bot's answers are replies; its last one here, and everything before it, is in its memory.
-    const lastAnswer = earlier.findLastIndex((m) => m.author.id === botId && m.type === MessageType.Reply);
+    // Its last answer here, and everything before it, is in its memory.
+    const lastAnswer = earlier.findLastIndex((m) => m.author.id === botId && ANSWER_TYPES.has(m.type));
     // Its other messages there are steps or the rest of a long answer.
     const unseen = earlier.slice(lastAnswer + 1).filter((m) => m.author.id !== botId);
     if (after || lastAnswer >= 0) return unseen;
@@ -58,22 +72,27 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
     return starter && BigInt(starter.id) < BigInt(message.id) ? [starter, ...unseen] : unseen;
   }
 
-  async function replyChain(message: Message): Promise<Message[]> {
+  async function replyChain(at: AskedAt): Promise<Message[]> {
     const chain: Message[] = [];
-    let current = message;
-    while (current.reference?.messageId && chain.length < maxMessages) {
-      const { channelId, messageId } = current.reference;
+    let current: AskedAt = at;
+    for (;;) {
+      const reference = current.reference;
+      const messageId = reference?.messageId;
+      if (!reference || !messageId || chain.length >= maxMessages) break;
+      const { channelId } = reference;
       const channel =
-        channelId === current.channelId ? current.channel : current.client.channels.cache.get(channelId);
+        channelId === current.channel.id ? current.channel : current.client.channels.cache.get(channelId);
       if (!channel?.isTextBased()) break;
+      let message: Message;
       try {
         // Fetched, not taken from the cache, which may hold an answer as it was before its edits.
-        current = await channel.messages.fetch({ message: messageId, force: true });
+        message = await channel.messages.fetch({ message: messageId, force: true });
       } catch (err) {
         if (err instanceof DiscordAPIError && Number(err.code) === UNKNOWN_MESSAGE) break; // deleted
         throw err;
       }
-      chain.push(current);
+      chain.push(message);
+      current = message;
     }
     return chain;
   }
@@ -86,11 +105,11 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
   }
 
   return {
-    async read(message, key) {
-      if (maxMessages === 0 || (!message.channel.isThread() && !message.reference?.messageId)) return [];
+    async read(at, key) {
+      if (maxMessages === 0 || (!at.channel.isThread() && !at.reference?.messageId)) return [];
       let found: Message[];
       try {
-        found = [...(await threadMessages(message, key)), ...(await replyChain(message))];
+        found = [...(await threadMessages(at, key)), ...(await replyChain(at))];
       } catch (err) {
         if (err instanceof DiscordAPIError && (NOT_ALLOWED.has(Number(err.code)) || err.status === 403)) {
           deps.logger.info(
@@ -109,9 +128,9 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
         .slice(-maxMessages)
         .map(toContext);
     },
-    answered(key, messageId) {
+    answered(key, id) {
       lastAnswers.delete(key);
-      lastAnswers.set(key, messageId);
+      lastAnswers.set(key, id);
       if (lastAnswers.size > REMEMBERED_THREADS) lastAnswers.delete(lastAnswers.keys().next().value!);
     },
   };

@@ -80,6 +80,44 @@ describe('Discord: thread context, reply chains and attachments', () => {
     expect(reads.at(-1)!.query).toContain(`after=${reply.id}`);
   });
 
+  it('reads the thread /ask is used in, and at the next /ask only what came after its answer', async () => {
+    await start();
+    const thread = fiveMessageThread();
+    bed.model.script({ content: 'The thread agrees on the plan.' }, { content: 'Bob has a newer idea.' });
+    const first = await bed.command('ask', { channelId: thread, question: 'summarise this' });
+
+    const text = questionText(bed, 0);
+    const order = ['message one: the plan', 'message two', 'message three', 'message four', 'message five'];
+    const at = order.map((m) => text.indexOf(m));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(text.trim().endsWith('[alice] summarise this')).toBe(true);
+    expect(bed.discord.original(first)!.content).toContain('The thread agrees on the plan.');
+
+    bed.discord.sendMessage({ channelId: thread, author: bob, content: 'a newer thought' });
+    await bed.command('ask', { channelId: thread, question: 'and now?' });
+    const next = questionText(bed, 1);
+    expect(next).toContain('a newer thought');
+    expect(next).not.toContain('message five'); // read once, then remembered
+    expect(next).not.toContain('The thread agrees'); // its own answer, in memory already
+    expect(sent(bed, 1).split('The thread agrees on the plan.').length).toBe(2); // once, from memory
+  });
+
+  it('after a restart, still reads a thread only from its last /ask answer on', async () => {
+    await start();
+    const thread = fiveMessageThread();
+    bed.model.script({ content: 'The thread agrees on the plan.' }, { content: 'Bob has a newer idea.' });
+    await bed.command('ask', { channelId: thread, question: 'summarise this' });
+    await bed.restart();
+    bed.discord.sendMessage({ channelId: thread, author: bob, content: 'a newer thought' });
+    await bed.command('ask', { channelId: thread, question: 'and now?' });
+
+    const next = questionText(bed, 1);
+    expect(next).toContain('a newer thought');
+    expect(next).not.toContain('message five'); // before the answer: in memory, not read again
+    expect(sent(bed, 1).split('The thread agrees on the plan.').length).toBe(2);
+  });
+
   it('in the reasoning thread of its own answer, reads that answer but not its steps', async () => {
     await start();
     bed.model.script(...CALCULATOR_RUN, { content: 'Yes.' });

@@ -39,6 +39,8 @@ export interface DiscordBed {
   ): Promise<string>;
   /** Waits until the bot has read every event sent so far and finished handling them. */
   settle(): Promise<void>;
+  /** Stops the adapter and starts a new one on the same core and fake: a restarted bot, its caches empty. */
+  restart(): Promise<void>;
   /** The bot's reply to `question` (the message referencing it). */
   replyTo(question: FakeMessage): FakeMessage;
   close(): Promise<void>;
@@ -69,8 +71,12 @@ export async function startDiscordBed(
     ...env,
   });
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', secrets: [] });
-  const adapter = createDiscordAdapter({ config: test.config, assistant: test.core.assistant, logger });
-  await adapter.start();
+  const connect = async () => {
+    const started = createDiscordAdapter({ config: test.config, assistant: test.core.assistant, logger });
+    await started.start();
+    return started;
+  };
+  let adapter = await connect();
   const alice = discord.user('alice');
   // Events are handled in gateway order, so once a later probe command is answered, earlier events were read.
   const prober = discord.user('prober');
@@ -86,9 +92,15 @@ export async function startDiscordBed(
     discord,
     model: test.fake,
     test,
-    adapter,
+    get adapter() {
+      return adapter;
+    },
     alice,
     settle,
+    async restart() {
+      await adapter.stop();
+      adapter = await connect();
+    },
     async say(content, options = {}) {
       const mention = options.mention ?? true;
       const message = discord.sendMessage({
