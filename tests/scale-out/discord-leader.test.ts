@@ -96,14 +96,20 @@ postgresSuite('Discord gateway leader on Postgres', (databaseUrl) => {
       expect(discord.identifies).toHaveLength(1);
       expect(discord.sessions()).toBe(1);
 
-      // A question is being answered on the holder when it dies.
+      // Two questions are being answered on the holder when it dies: a mention, and an /ask elsewhere.
       const interrupted = discord.sendMessage({
         channelId: discord.channelId,
         author: discord.user('alice'),
         content: `<@${discord.bot.id}> hold this one`,
         mentions: [discord.bot],
       });
-      await model!.waitForRequests(1, 20_000);
+      const asked = discord.runCommand({
+        name: 'ask',
+        channelId: discord.addChannel('ideas'),
+        user: discord.user('bob'),
+        options: { question: 'hold that one too' },
+      });
+      await model!.waitForRequests(2, 20_000);
       const placeholder = () =>
         discord.messages(discord.channelId).find((m) => m.message_reference?.message_id === interrupted.id);
       await vi.waitFor(
@@ -111,11 +117,12 @@ postgresSuite('Discord gateway leader on Postgres', (databaseUrl) => {
           const placed = await asAdmin(databaseUrl, (c) =>
             c.query(`SELECT 1 FROM "${schema}".run_inbox WHERE placeholder IS NOT NULL`),
           );
-          expect(placed.rowCount).toBe(1);
+          expect(placed.rowCount).toBe(2);
         },
         { timeout: 10_000, interval: 50 },
       );
       expect(placeholder()?.content).toBe('Thinking…');
+      expect(discord.original(asked.token)?.content).toContain('Thinking…');
 
       holder.child.kill('SIGKILL');
       await holder.exited;
@@ -131,6 +138,17 @@ postgresSuite('Discord gateway leader on Postgres', (databaseUrl) => {
       expect(placeholder()?.content).toBe(
         '⚠️ My answer was interrupted before I could finish; please ask again.',
       );
+      expect(placeholder()?.components ?? []).toEqual([]); // no Stop button left on a dead run
+      // The /ask response, through its interaction's webhook (the only way to edit one).
+      await waitUntil(() => discord.original(asked.token)?.content.includes('interrupted') === true, {
+        timeoutMs: 30_000,
+        what: 'the interrupted /ask response to say so',
+      });
+      expect(discord.original(asked.token)?.content).toBe(
+        '⚠️ My answer was interrupted before I could finish; please ask again.',
+      );
+      // The interaction's token is a credential: no replica logged it.
+      for (const bot of bots) expect(bot.stderr()).not.toContain(asked.token);
 
       // The new holder answers, once.
       const question = discord.sendMessage({

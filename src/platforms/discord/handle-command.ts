@@ -8,6 +8,7 @@ import { lazy } from '../shared/lazy.js';
 import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
+import { arrive, type DiscordPlaceholder } from './arrive.js';
 import { interactionAsker } from './asker.js';
 import { stopRow } from './buttons.js';
 import { RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
@@ -28,12 +29,25 @@ export async function handleCommand(
   switch (interaction.commandName) {
     case 'ask': {
       const asker = interactionAsker(interaction);
-      const access = await ctx.assistant.access(asker, key);
-      if (!access.allowed) {
-        await interaction.reply({ content: access.message, flags: MessageFlags.Ephemeral });
-        return;
+      const arrival = await arrive(ctx, key, `discord:interaction:${interaction.id}`, (content) =>
+        interaction.reply({ content, flags: MessageFlags.Ephemeral }),
+      );
+      if (arrival === null) return;
+      try {
+        const access = await ctx.assistant.access(asker, key);
+        if (!access.allowed) {
+          arrival?.leave();
+          await interaction.reply({ content: access.message, flags: MessageFlags.Ephemeral });
+          return;
+        }
+        await interaction.deferReply();
+      } catch (err) {
+        arrival?.leave();
+        throw err;
       }
-      await interaction.deferReply();
+      arrival?.placed({
+        interaction: { applicationId: interaction.applicationId, token: interaction.token },
+      } satisfies DiscordPlaceholder);
       const question = interaction.options.getString('question', true).trim();
       const channel = interaction.channel;
       const threads =
@@ -59,6 +73,7 @@ export async function handleCommand(
           author,
           text: question,
           asker,
+          arrival,
           context: askedAt ? lazy(() => ctx.history.read(askedAt, key)) : undefined,
         },
         surface,

@@ -3,6 +3,7 @@ import { downloadAll, type RemoteFile } from '../shared/download-attachment.js';
 import { lazy } from '../shared/lazy.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
+import { arrive, type DiscordPlaceholder } from './arrive.js';
 import { messageAsker } from './asker.js';
 import { stopRow } from './buttons.js';
 import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
@@ -22,7 +23,9 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     return;
   }
   const key = conversationKey(message.guildId, message.channelId);
-  const arrival = await arrive(message, key, ctx);
+  const arrival = await arrive(ctx, key, `discord:message:${message.id}`, (content) =>
+    message.reply({ content, allowedMentions: NO_PINGS }),
+  );
   if (arrival === null) return;
   const asker = messageAsker(message);
   // Checked before anything is shown, so a refusal is one short reply and nothing else.
@@ -55,7 +58,7 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     arrival?.leave();
     return;
   }
-  arrival?.placed({ channelId: reply.channelId, messageId: reply.id });
+  arrival?.placed({ channelId: reply.channelId, messageId: reply.id } satisfies DiscordPlaceholder);
   const author = displayName(message.member, message.author);
   const settingsKey = settingsKeyOf(message.guildId, message.channelId, message.channel);
   const view = await answer(
@@ -88,19 +91,4 @@ function attachedFiles(message: Message): RemoteFile[] {
     size: a.size,
     url: a.url,
   }));
-}
-
-/**
- * The message's place in the shared line (replicas): null when it was seen already, or when the line cannot
- * be reached (the asker is told so); undefined in one process, where the line is the order of asking.
- */
-async function arrive(message: Message, key: string, ctx: DiscordContext) {
-  if (!ctx.line) return undefined;
-  try {
-    return (await ctx.line.arrive(key, 'discord', [`discord:message:${message.id}`])) ?? null;
-  } catch (err) {
-    ctx.logger.error({ err }, 'could not admit a Discord message');
-    await message.reply({ content: WORDING.storageUnavailable, allowedMentions: NO_PINGS });
-    return null;
-  }
 }

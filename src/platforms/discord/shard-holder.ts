@@ -1,4 +1,4 @@
-import { REST } from 'discord.js';
+import { DiscordAPIError, HTTPError, REST, Routes } from 'discord.js';
 import { ConfigError } from '../../core/errors.js';
 import type { Interrupted } from '../../core/ports/run-queue.js';
 import type { ShardLeases } from '../shard-leases.js';
@@ -28,13 +28,7 @@ export function createShardHolder(
   let timer: NodeJS.Timeout | undefined;
   // Any replica may find a dead one's questions, holding a shard or not: it edits their placeholders over REST.
   const rest = new REST({ api: deps.config.DISCORD_API_URL }).setToken(deps.config.DISCORD_TOKEN ?? '');
-  deps.line?.onInterrupted('discord', async ({ where }: Interrupted) => {
-    const { channelId, messageId } = (where ?? {}) as { channelId?: unknown; messageId?: unknown };
-    if (typeof channelId !== 'string' || typeof messageId !== 'string') return;
-    await rest.patch(`/channels/${channelId}/messages/${messageId}`, {
-      body: { content: `⚠️ ${WORDING.interrupted}` },
-    });
-  });
+  deps.line?.onInterrupted('discord', ({ where }: Interrupted) => sayInterrupted(rest, where));
   let stopped = false;
   let started = false;
 
@@ -122,4 +116,32 @@ export function createShardHolder(
       await Promise.all([...held.values()].map((a) => a.idle()));
     },
   };
+}
+
+/** The interrupted question's placeholder, rewritten to say so; its Stop button goes, there is nothing to stop. */
+async function sayInterrupted(rest: REST, where: unknown): Promise<void> {
+  const body = { content: `⚠️ ${WORDING.interrupted}`, components: [] };
+  // Recorded by an older or newer version, perhaps: every field is checked before it is used.
+  const placed = (where ?? {}) as {
+    channelId?: unknown;
+    messageId?: unknown;
+    interaction?: { applicationId?: unknown; token?: unknown } | null;
+  };
+  if (typeof placed.channelId === 'string' && typeof placed.messageId === 'string') {
+    await rest.patch(Routes.channelMessage(placed.channelId, placed.messageId), { body });
+    return;
+  }
+  const interaction = placed.interaction;
+  if (typeof interaction?.applicationId !== 'string' || typeof interaction.token !== 'string') return;
+  try {
+    // A slash command's response can be edited only through its webhook (no bot token), for 15 minutes.
+    await rest.patch(Routes.webhookMessage(interaction.applicationId, interaction.token, '@original'), {
+      body,
+      auth: false,
+    });
+  } catch (err) {
+    // The error's URL carries the interaction's token: only its status goes on.
+    const status = err instanceof DiscordAPIError || err instanceof HTTPError ? ` (HTTP ${err.status})` : '';
+    throw new Error(`could not edit an interrupted /ask response${status}`);
+  }
 }
