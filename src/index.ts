@@ -12,7 +12,7 @@ import { loadMcp, startMcp } from './mcp/start-mcp.js';
 import { createMetrics } from './metrics/create-metrics.js';
 import { createConsoleChat } from './platforms/console/console-chat.js';
 import { platformCheck } from './platforms/readiness-check.js';
-import { enabledPlatforms } from './platforms/registry.js';
+import { enabledPlatforms, PLATFORMS } from './platforms/registry.js';
 import type { PlatformAdapter } from './platforms/types.js';
 import { createHttpServer, type ReadinessCheck } from './server/http-server.js';
 import { createStore } from './store/create-store.js';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const level = config.LOG_LEVEL ?? (platforms.length === 0 ? 'warn' : 'info');
   // Values mcp.json takes from the environment (tokens in env and headers) are as secret as the keys.
   const secrets = [...SECRET_KEYS.map((k) => config[k]), ...(mcp?.secrets ?? [])];
-  const logger = createLogger({ level, secrets });
+  const logger = createLogger({ level, secrets, patterns: PLATFORMS.flatMap((p) => p.secretPatterns ?? []) });
   const redact = createRedactor(secrets);
 
   let core: Awaited<ReturnType<typeof createCore>> | undefined;

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Assistant } from '../core/assistant.js';
-import type { Logger } from '../core/logger.js';
+import type { Logger, SecretPattern } from '../core/logger.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { HttpRoutes } from '../server/http-server.js';
 import type { ShardLeases } from './shard-leases.js';
@@ -46,4 +46,6 @@ export interface PlatformEntry {
   needsHttp(config: Config): boolean;
   /** Builds the adapter; the platform's library is loaded only here, so unused platforms cost nothing. */
   create(deps: PlatformDeps): Promise<PlatformAdapter>;
+  /** Credentials its API carries in URLs (logged errors name the URL): scrubbed from every log line. */
+  readonly secretPatterns?: readonly SecretPattern[];
 }

@@ -17,4 +17,12 @@ describe('secret redaction', () => {
   it('leaves text alone when there are no secrets', () => {
     expect(createRedactor([undefined])('nothing to hide')).toBe('nothing to hide');
   });
+
+  it('replaces the secret part of what a pattern matches, keeping its first group', () => {
+    const redact = createRedactor([], [/(\/hooks\/\d+\/)\w{8,}/]);
+    expect(redact('POST /hooks/42/abcdefghij/x failed; /hooks/43/abcdefghijkl again')).toBe(
+      'POST /hooks/42/[redacted]/x failed; /hooks/43/[redacted] again',
+    );
+    expect(redact('/hooks/44/short stays')).toBe('/hooks/44/short stays');
+  });
 });

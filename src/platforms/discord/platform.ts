@@ -12,4 +12,6 @@ export const discordPlatform: PlatformEntry = {
     const { createShardHolder } = await import('./shard-holder.js');
     return createShardHolder(deps, deps.shards, (shard) => createDiscordAdapter(deps, shard));
   },
+  // An interaction's token (valid 15 minutes) is in the URL of every call that answers it.
+  secretPatterns: [/(\/(?:interactions|webhooks)\/\d+\/)[\w.-]{16,}/g],
 };

@@ -9,4 +9,6 @@ export const slackPlatform: PlatformEntry = {
     const { createSlackAdapter } = await import('./create-slack-adapter.js');
     return createSlackAdapter(deps);
   },
+  // A command's or action's response_url (hooks.slack.com/commands/T…/…/<secret>) lets anyone post for 30 minutes.
+  secretPatterns: [/(\/(?:commands|actions)\/[A-Z0-9]+\/\d+\/)[A-Za-z0-9]{16,}/g],
 };
