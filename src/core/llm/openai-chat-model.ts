@@ -363,5 +363,17 @@ function toModelError(err: unknown, endpoint: Endpoint): unknown {
   if (err instanceof SyntaxError) {
     return new ModelError('model_error', 'The model server sent a malformed response.', undefined, err);
   }
+  // Past the headers, the SDK is done: a connection that breaks while the body is read surfaces as undici's
+  // own error (UND_ERR_SOCKET "other side closed") or a system one (ECONNRESET).
+  const code = (err as { code?: unknown } | null)?.code;
+  const system = causeCode(err);
+  if ((typeof code === 'string' && code.startsWith('UND_ERR')) || (system && !system.startsWith('ERR_'))) {
+    return new ModelError(
+      'model_unavailable',
+      'The connection to the model broke before its answer was complete.',
+      undefined,
+      err,
+    );
+  }
   return err;
 }

@@ -67,6 +67,41 @@ describe('model errors a new user meets', () => {
     }
   });
 
+  it('says the connection broke when a server hangs up mid-answer, streamed or whole', async () => {
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        const streamed = (JSON.parse(body) as { stream?: boolean }).stream === true;
+        res.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
+        res.write(
+          streamed ? 'data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n' : '{"choices":[',
+        );
+        setImmediate(() => res.socket?.destroy());
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      for (const stream of [true, false]) {
+        const model = createOpenAIChatModel({
+          baseURL: `http://127.0.0.1:${port}/v1`,
+          model: 'm',
+          maxRetries: 0,
+          timeoutMs: 10_000,
+          stream,
+        });
+        await expect(model.complete({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
+          'The connection to the model broke before its answer was complete.',
+        );
+      }
+    } finally {
+      server.close();
+    }
+  });
+
   it('points at LLM_MODEL when the model is unknown', async () => {
     fake = await startFakeOpenAI();
     fake.script({
