@@ -46,6 +46,10 @@ interface Waiter {
   wake(): void;
 }
 
+/** Said where an answer was cut short because this replica lost its place in the line. */
+export const PLACE_LOST_MESSAGE =
+  'The connection to the database was lost while answering, so this answer was interrupted; please ask again.';
+
 /**
  * The line of questions shared by every replica on one Postgres database. Each question is a row of
  * `run_inbox` (ids give arrival order); a delivery id is admitted once (`run_deliveries`, INSERT … ON
@@ -79,6 +83,15 @@ export function createPostgresRunQueue(
     for (const waiter of waiters.get(lane) ?? []) waiter.wake();
   };
   session.onNotify((payload) => wakeLane(Number(payload)));
+  // Tasks running when the held connection goes have lost their places: this replica's liveness lock went
+  // with it, so the others delete its rows and move its channels on. Those tasks are told to stop; tasks
+  // started once it is back get a fresh signal.
+  let placeLost = new AbortController();
+  session.onLost(() => {
+    const lost = placeLost;
+    placeLost = new AbortController();
+    lost.abort(new StorageError(PLACE_LOST_MESSAGE));
+  });
   // Notifications sent while the connection was down are lost: every waiter looks again.
   session.onUp(() => {
     for (const lane of waiters.keys()) wakeLane(lane);
@@ -273,7 +286,12 @@ export function createPostgresRunQueue(
       return newArrival(key, id, at);
     },
 
-    async run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal, arrival?: Arrival) {
+    async run<T>(
+      key: string,
+      task: (placeLost: AbortSignal) => Promise<T>,
+      signal?: AbortSignal,
+      arrival?: Arrival,
+    ) {
       if (arrival) unasked.delete(arrival.id);
       if (signal?.aborted) {
         if (arrival) await leave(arrival.id, laneOf(key));
@@ -316,7 +334,7 @@ export function createPostgresRunQueue(
           const value = await slots(() => {
             stopWaiting();
             options.onWait?.(Date.now() - (arrivedAt.get(place) ?? Date.now()));
-            return task();
+            return task(placeLost.signal);
           });
           return { status: 'done', value } as QueueOutcome<T>;
         } finally {

@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { StorageError } from '../../src/core/errors.js';
 import type { Interrupted, RunQueue, RunQueueLimits } from '../../src/core/ports/run-queue.js';
 import { createStore } from '../../src/store/create-store.js';
 import { type Coordination, openCoordination } from '../../src/store/open-coordination.js';
+import { lockKeys } from '../../src/store/postgres-session.js';
 import { runQueueContract } from '../contract/run-queue-contract.js';
 import { createGate } from '../helpers/gate.js';
 import { waitUntil } from '../helpers/wait-until.js';
-import { dropSchema, freshSchema, postgresSuite, withSchema } from './postgres-test-db.js';
+import { asAdmin, dropSchema, freshSchema, postgresSuite, withSchema } from './postgres-test-db.js';
 
 const LIMITS: RunQueueLimits = { MAX_CONCURRENT_RUNS: 4, MAX_QUEUED_PER_CHANNEL: 5 };
 
@@ -20,6 +22,7 @@ async function openReplicas(url: string, count: number, limits = LIMITS) {
   return {
     queues: replicas.map((r) => r.queue!) as RunQueue[],
     replicas,
+    databaseUrl,
     async cleanup() {
       for (const r of replicas) await r.close();
       await store.close();
@@ -83,6 +86,40 @@ postgresSuite('Postgres run queue', (url) => {
         .reverse();
       for (const outcome of await Promise.all(runs)) expect(outcome.status).toBe('done');
       expect(log).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8']);
+    });
+
+    it('tells a running task its place is lost when its replica loses the held connection', async () => {
+      const opened = await openReplicas(url, 1);
+      cleanup = opened.cleanup;
+      const queue = opened.queues[0]!;
+      const schema = new URL(opened.databaseUrl).searchParams.get('schema');
+      let started = false;
+      const running = queue.run('k', (placeLost) => {
+        started = true;
+        return new Promise<unknown>((resolve) =>
+          placeLost.addEventListener('abort', () => resolve(placeLost.reason), { once: true }),
+        );
+      });
+      await waitUntil(() => started, { what: 'the task to start' });
+      // Postgres ends the replica's held session (a network cut, a failover): its liveness lock goes.
+      const [liveness] = lockKeys(schema!, 'replica', '');
+      const ended = await asAdmin(url, (c) =>
+        c.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_locks
+           WHERE locktype = 'advisory' AND classid::bigint = $1 AND granted`,
+          [liveness],
+        ),
+      );
+      expect(ended.rowCount).toBeGreaterThan(0);
+      const outcome = await running;
+      expect(outcome.status).toBe('done');
+      expect((outcome as { value: unknown }).value).toBeInstanceOf(StorageError);
+      // Once reconnected, tasks get a fresh signal.
+      await waitUntil(() => opened.replicas[0]!.health() === undefined, { what: 'the session to reconnect' });
+      expect(await queue.run('k2', async (placeLost) => placeLost.aborted)).toEqual({
+        status: 'done',
+        value: false,
+      });
     });
 
     it('frees a dead replica’s channel and says where its answer was interrupted', async () => {

@@ -208,6 +208,9 @@ export function createAgent(deps: AgentDeps): Agent {
         return await loop({ ...input, message: text }, deadline.signal, emit);
       } catch (err) {
         if (input.signal?.aborted) {
+          // Stopped on purpose (Stop, a shutdown), or for a reason the asker is told (a lost place in line).
+          const reason: unknown = input.signal.reason;
+          if (reason instanceof ThinkthreadError) return failed(reason.code, reason.message, emit);
           emit({ type: 'error', code: 'cancelled', message: 'Cancelled.' });
           return { status: 'cancelled' };
         }

@@ -42,11 +42,14 @@ export interface RunQueue {
    * Runs `task` once every earlier task of `key` has finished and a slot is free; in the place `arrival`
    * took, else at the end of the line. Resolves `busy` at once when the key already has its maximum
    * waiting, `cancelled` if `signal` aborts before the task starts (it then never runs). A task's rejection
-   * is passed on; so is a StorageError when the shared line cannot be reached.
+   * is passed on; so is a StorageError when the shared line cannot be reached. `task` is given a signal
+   * that aborts (with a StorageError) if the task loses its place while it runs: a shared queue whose
+   * process lost its database connection, so that the other processes have moved the line on already; the
+   * task must then stop, and write nothing as if it still held its place.
    */
   run<T>(
     key: string,
-    task: () => Promise<T>,
+    task: (placeLost: AbortSignal) => Promise<T>,
     signal?: AbortSignal,
     arrival?: Arrival,
   ): Promise<QueueOutcome<T>>;
@@ -64,3 +67,6 @@ export interface RunQueue {
 
 /** Told how long each task waited between being queued and starting (metrics). */
 export type QueueWaitObserver = (waitedMs: number) => void;
+
+/** The place-lost signal of a queue that cannot lose a place (one process): it never aborts. */
+export const PLACE_KEPT: AbortSignal = new AbortController().signal;

@@ -10,12 +10,13 @@ import type { Logger } from '../logger.js';
 import type { ChannelMemory } from '../memory/types.js';
 import type { FeedbackStore } from '../ports/feedback-store.js';
 import type { RunObservation, RunObserver } from '../ports/run-observer.js';
-import type { RunQueue } from '../ports/run-queue.js';
+import { PLACE_KEPT, type RunQueue } from '../ports/run-queue.js';
 import type { ToolSource } from '../ports/tool-source.js';
 import type { UsageResult } from '../ports/usage-store.js';
 import type { SettingsInForce } from '../settings/channel-settings.js';
 import { groupsInForce } from '../settings/select-tools.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import { linkedSignal } from '../util/linked-signal.js';
 import { pauseIfBusy } from '../util/pauser.js';
 import { promptCacheKey } from './prompt-cache-key.js';
 import { createRunMeter } from './run-meter.js';
@@ -88,8 +89,25 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     request: AskRequest,
     onEvent: AgentEventHandler,
     profile: RunProfile | undefined,
+    placeLost: AbortSignal,
   ): Promise<RunResult> {
-    const { key, text, signal } = request;
+    // A shared line's run also stops if its place is lost; in one process there is nothing to link.
+    const linked = placeLost === PLACE_KEPT ? undefined : linkedSignal(request.signal, placeLost);
+    try {
+      return await answerWith(request, onEvent, profile, placeLost, linked?.signal ?? request.signal);
+    } finally {
+      linked?.dispose();
+    }
+  }
+
+  async function answerWith(
+    request: AskRequest,
+    onEvent: AgentEventHandler,
+    profile: RunProfile | undefined,
+    placeLost: AbortSignal,
+    signal: AbortSignal | undefined,
+  ): Promise<RunResult> {
+    const { key, text } = request;
     // Many questions at once (a burst of channels): each starts in its turn, not all in one block.
     const paused = pauseIfBusy();
     if (paused) await paused;
@@ -127,7 +145,13 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     }
     if (result.status !== 'answered') return result;
     // Cancelled as the answer came in: the asker walked away, so the turn is not remembered.
-    if (signal?.aborted) return { status: 'cancelled' };
+    if (request.signal?.aborted) return { status: 'cancelled' };
+    // Delivered, but the line has moved on without this replica: written now, the turn could land after
+    // a later one, so it is not remembered.
+    if (placeLost.aborted) {
+      onEvent({ type: 'notice', code: 'not_remembered', message: NOT_REMEMBERED_MESSAGE });
+      return result;
+    }
     for (const note of prepared.notes) onEvent({ type: 'notice', code: 'input', message: note });
     if ((epochs.get(key) ?? 0) !== epoch) return result; // reset while answering: delivered, not remembered
     try {
@@ -153,7 +177,11 @@ export function createAssistant(deps: AssistantDeps): Assistant {
   }
 
   /** In the channel's turn, so a limit reached while questions wait refuses only those not yet started. */
-  async function governed(request: AskRequest, onEvent: AgentEventHandler): Promise<AskOutcome> {
+  async function governed(
+    request: AskRequest,
+    onEvent: AgentEventHandler,
+    placeLost: AbortSignal,
+  ): Promise<AskOutcome> {
     const { asker, key } = request;
     let settings: SettingsInForce | undefined;
     try {
@@ -163,7 +191,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       return failed(onEvent, 'storage', 'Could not read this channel’s settings; try again shortly.');
     }
     const profile = settings && profileOf(settings);
-    if (!governor || !asker) return answer(request, onEvent, profile);
+    if (!governor || !asker) return answer(request, onEvent, profile, placeLost);
     if (request.signal?.aborted) return cancelled(onEvent);
     let admit: Awaited<ReturnType<Governor['admit']>>;
     try {
@@ -181,7 +209,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     const meter = createRunMeter(onEvent);
     let result: RunResult | undefined;
     try {
-      result = await answer(request, meter.onEvent, profile);
+      result = await answer(request, meter.onEvent, profile, placeLost);
       return result;
     } finally {
       const spent = meter.result(result, Date.now() - admit.at);
@@ -210,7 +238,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       try {
         outcome = await queue.run(
           request.key,
-          () => governed(request, onEvent),
+          (placeLost) => governed(request, onEvent, placeLost),
           request.signal,
           request.arrival,
         );

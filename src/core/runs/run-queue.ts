@@ -1,9 +1,10 @@
-import type {
-  Arrival,
-  QueueOutcome,
-  QueueWaitObserver,
-  RunQueue,
-  RunQueueLimits,
+import {
+  type Arrival,
+  PLACE_KEPT,
+  type QueueOutcome,
+  type QueueWaitObserver,
+  type RunQueue,
+  type RunQueueLimits,
 } from '../ports/run-queue.js';
 import { createDeduper } from './delivery-dedupe.js';
 
@@ -69,7 +70,11 @@ export function createRunQueue(limits: RunQueueLimits, onWait?: QueueWaitObserve
 
   return {
     arrive,
-    run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<QueueOutcome<T>> {
+    run<T>(
+      key: string,
+      task: (placeLost: AbortSignal) => Promise<T>,
+      signal?: AbortSignal,
+    ): Promise<QueueOutcome<T>> {
       if (signal?.aborted) return Promise.resolve({ status: 'cancelled' });
       const lane = lanes.get(key) ?? [];
       const wouldWait = lane.length > 0 || active >= limits.MAX_CONCURRENT_RUNS;
@@ -96,7 +101,7 @@ export function createRunQueue(limits: RunQueueLimits, onWait?: QueueWaitObserve
             signal?.removeEventListener('abort', onAbort);
             onWait?.(Date.now() - queuedAt);
             // A task that throws before returning its promise still frees its slot.
-            new Promise<T>((run) => run(task()))
+            new Promise<T>((run) => run(task(PLACE_KEPT)))
               .then((value) => resolve({ status: 'done', value }), reject)
               .finally(() => {
                 active--;

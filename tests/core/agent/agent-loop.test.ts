@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type AgentSettings, createAgent } from '../../../src/core/agent/create-agent.js';
 import type { AgentEvent } from '../../../src/core/agent/events.js';
 import { OBSERVATION_STOP } from '../../../src/core/agent/react-protocol.js';
+import { StorageError } from '../../../src/core/errors.js';
 import { createOpenAIChatModel } from '../../../src/core/llm/openai-chat-model.js';
 import { loadPrompts } from '../../../src/core/prompts.js';
 import { defineTool, type Tool, ToolInputError } from '../../../src/core/tools/define-tool.js';
@@ -334,6 +335,21 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
     expect(result).toEqual({ status: 'cancelled' });
     expect(events.some((e) => e.type === 'answer')).toBe(false);
     expect(events.at(-1)).toMatchObject({ type: 'error', code: 'cancelled' });
+  });
+
+  it('stopped for a reason the asker must hear (its place in a shared line lost), says that, not "cancelled"', async () => {
+    fake.script({ hang: true });
+    const controller = new AbortController();
+    const pending = ask(agentWith(), 'hi', controller.signal);
+    await fake.waitForRequests(1);
+    controller.abort(new StorageError('The connection to the database was lost while answering.'));
+    const { result, events } = await pending;
+    expect(result).toEqual({
+      status: 'failed',
+      code: 'storage',
+      message: 'The connection to the database was lost while answering.',
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'error', code: 'storage' });
   });
 
   it('stops a run that exceeds RUN_TIMEOUT_MS with a clear message', async () => {
