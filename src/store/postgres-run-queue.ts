@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { StorageError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type {
@@ -86,10 +87,15 @@ export function createPostgresRunQueue(
   // Tasks running when the held connection goes have lost their places: this replica's liveness lock went
   // with it, so the others delete its rows and move its channels on. Those tasks are told to stop; tasks
   // started once it is back get a fresh signal.
-  let placeLost = new AbortController();
+  const freshPlaces = () => {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal); // every running task listens to it
+    return controller;
+  };
+  let placeLost = freshPlaces();
   session.onLost(() => {
     const lost = placeLost;
-    placeLost = new AbortController();
+    placeLost = freshPlaces();
     lost.abort(new StorageError(PLACE_LOST_MESSAGE));
   });
   // Notifications sent while the connection was down are lost: every waiter looks again.

@@ -89,18 +89,24 @@ postgresSuite('Postgres run queue', (url) => {
     });
 
     it('tells a running task its place is lost when its replica loses the held connection', async () => {
-      const opened = await openReplicas(url, 1);
+      const opened = await openReplicas(url, 1, { ...LIMITS, MAX_CONCURRENT_RUNS: 16 });
       cleanup = opened.cleanup;
       const queue = opened.queues[0]!;
       const schema = new URL(opened.databaseUrl).searchParams.get('schema');
-      let started = false;
-      const running = queue.run('k', (placeLost) => {
-        started = true;
-        return new Promise<unknown>((resolve) =>
-          placeLost.addEventListener('abort', () => resolve(placeLost.reason), { once: true }),
-        );
-      });
-      await waitUntil(() => started, { what: 'the task to start' });
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.name);
+      process.on('warning', onWarning);
+      // Sixteen channels answering at once, each task listening to its place.
+      let started = 0;
+      const runs = Array.from({ length: 16 }, (_, i) =>
+        queue.run(`k${i}`, (placeLost) => {
+          started++;
+          return new Promise<unknown>((resolve) =>
+            placeLost.addEventListener('abort', () => resolve(placeLost.reason), { once: true }),
+          );
+        }),
+      );
+      await waitUntil(() => started === 16, { what: 'the tasks to start' });
       // Postgres ends the replica's held session (a network cut, a failover): its liveness lock goes.
       const [liveness] = lockKeys(schema!, 'replica', '');
       const ended = await asAdmin(url, (c) =>
@@ -111,9 +117,12 @@ postgresSuite('Postgres run queue', (url) => {
         ),
       );
       expect(ended.rowCount).toBeGreaterThan(0);
-      const outcome = await running;
-      expect(outcome.status).toBe('done');
-      expect((outcome as { value: unknown }).value).toBeInstanceOf(StorageError);
+      for (const outcome of await Promise.all(runs)) {
+        expect(outcome.status).toBe('done');
+        expect((outcome as { value: unknown }).value).toBeInstanceOf(StorageError);
+      }
+      process.off('warning', onWarning);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
       // Once reconnected, tasks get a fresh signal.
       await waitUntil(() => opened.replicas[0]!.health() === undefined, { what: 'the session to reconnect' });
       expect(await queue.run('k2', async (placeLost) => placeLost.aborted)).toEqual({
