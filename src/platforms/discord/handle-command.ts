@@ -4,17 +4,14 @@ import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
-import { lazy } from '../shared/lazy.js';
 import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
-import { answer, type DiscordContext } from './answer.js';
-import { arrive, type DiscordPlaceholder } from './arrive.js';
+import type { DiscordContext } from './answer.js';
 import { interactionAsker } from './asker.js';
-import { stopRow } from './buttons.js';
 import { RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
-import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
-import { MESSAGE_LIMIT, NO_PINGS, threadName } from './limits.js';
-import { interactionSurface } from './surfaces.js';
+import { conversationKey, settingsKeyOf } from './conversation.js';
+import { handleAsk } from './handle-ask.js';
+import { MESSAGE_LIMIT, NO_PINGS } from './limits.js';
 
 /**
  * Handles `/ask`, `/reset`, `/memory`, `/usage`, `/tools` and `/settings`; each is acknowledged first, as
@@ -27,63 +24,9 @@ export async function handleCommand(
   const key = conversationKey(interaction.guildId, interaction.channelId);
   const settingsKey = settingsKeyOf(interaction.guildId, interaction.channelId, interaction.channel);
   switch (interaction.commandName) {
-    case 'ask': {
-      const asker = interactionAsker(interaction);
-      const arrival = await arrive(ctx, key, `discord:interaction:${interaction.id}`, (content) =>
-        interaction.reply({ content, flags: MessageFlags.Ephemeral }),
-      );
-      if (arrival === null) return;
-      try {
-        const access = await ctx.assistant.access(asker, key);
-        if (!access.allowed) {
-          arrival?.leave();
-          await interaction.reply({ content: access.message, flags: MessageFlags.Ephemeral });
-          return;
-        }
-        await interaction.deferReply();
-      } catch (err) {
-        arrival?.leave();
-        throw err;
-      }
-      arrival?.placed({
-        interaction: { applicationId: interaction.applicationId, token: interaction.token },
-      } satisfies DiscordPlaceholder);
-      const question = interaction.options.getString('question', true).trim();
-      const channel = interaction.channel;
-      const threads =
-        interaction.inGuild() && channel !== null && !channel.isThread() && 'threads' in channel;
-      const author = displayName(interaction.member, interaction.user);
-      // Nobody else sees the command's option, so the answer starts with the question, in small print.
-      const header = `-# ${author} asked: ${threadName(question)}`;
-      const run = ctx.runs.start(asker.userId, ctx.signal);
-      const surface = interactionSurface(interaction, { threads });
-      try {
-        await surface.edit(`${header}\n${WORDING.thinking}`, [stopRow(run.id)]);
-      } catch (err) {
-        ctx.logger.warn({ err }, 'could not show the Stop button');
-      }
-      // In a thread or forum post, what was said there before the command is its context, as for a mention.
-      const askedAt = channel?.isThread()
-        ? { id: interaction.id, channel, client: interaction.client }
-        : undefined;
-      const view = await answer(
-        {
-          key,
-          settingsKey,
-          author,
-          text: question,
-          asker,
-          arrival,
-          context: askedAt ? lazy(() => ctx.history.read(askedAt, key)) : undefined,
-        },
-        surface,
-        ctx,
-        run,
-        header,
-      );
-      if (view.phase === 'final' && askedAt) ctx.history.answered(key, interaction.id);
+    case 'ask':
+      await handleAsk(interaction, ctx, key, settingsKey);
       return;
-    }
     case 'reset':
       await privately(interaction, ctx, async () => {
         await ctx.assistant.reset(key);
