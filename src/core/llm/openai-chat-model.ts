@@ -11,6 +11,7 @@ import type { TokenUsage } from '../agent/events.js';
 import { isAbortError, ModelError } from '../errors.js';
 import { pauseIfBusy } from '../util/pauser.js';
 import { leanFetch, type ModelResponse } from './lean-fetch.js';
+import { readJsonBody } from './read-json-body.js';
 import { readSseJson } from './read-sse-json.js';
 import { createThinkSplitter, loneClose, splitThinking } from './think-splitter.js';
 import type {
@@ -22,6 +23,12 @@ import type {
   ToolCall,
   ToolSpec,
 } from './types.js';
+
+/**
+ * Most of one reply that is read (content, reasoning and tool calls as sent): far past any answer a channel
+ * keeps (ANSWER_MAX_CHARS), it bounds what a degenerate or hostile server can make the process hold.
+ */
+export const MAX_REPLY_CHARS = 8_000_000;
 
 /** Settings of the OpenAI-compatible client. */
 export interface OpenAIChatModelOptions {
@@ -73,7 +80,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
         const raw = (await client.chat.completions
           .create({ ...params, stream: false }, signalOf(request))
           .asResponse()) as unknown as ModelResponse;
-        const response = (await raw.json()) as Partial<ChatCompletion> | null;
+        const response = (await readJsonBody(raw.body, MAX_REPLY_CHARS)) as Partial<ChatCompletion> | null;
         const choice = response?.choices?.[0];
         if (!choice?.message) throw new ModelError('model_error', 'The model returned no choices.');
         const split = splitThinking(choice.message.content ?? '');
@@ -153,21 +160,24 @@ async function streamed(
     }
   };
   // The SDK's timeout ends when the headers arrive; a stream that then stalls is caught by this idle limit.
-  const chunks = await readSseJson(response.body, onChunk, idleMs);
+  const read = await readSseJson(response.body, onChunk, idleMs, MAX_REPLY_CHARS);
   request.signal?.throwIfAborted();
   // A proxy's error page or a non-streaming server parses as zero events, not as an empty answer.
-  if (chunks === 0) throw new ModelError('model_error', 'The model server sent a malformed response.');
+  if (read.events === 0) throw new ModelError('model_error', 'The model server sent a malformed response.');
   think.end();
   const split = loneClose(content, reasoning);
-  const toolCalls: ToolCall[] = calls
-    .filter((c) => c?.name)
-    .map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
+  // A reply cut at MAX_REPLY_CHARS ends as one at the model's length limit; its tool calls are incomplete.
+  const toolCalls: ToolCall[] = read.cut
+    ? []
+    : calls
+        .filter((c) => c?.name)
+        .map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
   return {
     content: split.reply,
     ...(split.reasoning ? { reasoning: split.reasoning } : {}),
     toolCalls,
     usage: toUsage(usage),
-    finishReason,
+    finishReason: read.cut ? 'length' : finishReason,
   };
 }
 

@@ -4,7 +4,7 @@ import { pauseIfBusy } from '../util/pauser.js';
 
 /**
  * Reads a server-sent-event body and calls `onData` with each event's `data`, parsed as JSON, until
- * `[DONE]` or the end. Resolves to the number of events read. A body silent for `idleMs` is destroyed and
+ * `[DONE]`, the end, or `maxChars` read (the rest is not read: `cut`). Resolves to the number of events read. A body silent for `idleMs` is destroyed and
  * fails with a clear error (the request's own timeout ends when the headers arrive). Each network chunk is
  * parsed in one synchronous pass as it arrives: no promise per chunk or per event (the `openai` SDK's
  * stream chains three async generators per event). While the process is busy the body is paused, so many
@@ -15,9 +15,12 @@ export function readSseJson(
   body: Readable | null,
   onData: (data: unknown) => void,
   idleMs = 0,
-): Promise<number> {
-  if (!body) return Promise.resolve(0);
-  return new Promise<number>((resolve, reject) => {
+  maxChars = Number.POSITIVE_INFINITY,
+): Promise<SseRead> {
+  if (!body) return Promise.resolve({ events: 0, cut: false });
+  return new Promise<SseRead>((resolve, reject) => {
+    let chars = 0;
+    let cut = false;
     let buffer = '';
     let data: string | undefined;
     let event = '';
@@ -81,7 +84,7 @@ export function readSseJson(
       // is closed rather than kept for the next call.
       if (!body.readableEnded) body.destroy();
       if (err !== undefined) reject(err);
-      else resolve(events);
+      else resolve({ events, cut });
     };
 
     const onChunk = (chunk: string) => {
@@ -90,6 +93,13 @@ export function readSseJson(
         return;
       }
       idle?.touch();
+      chars += chunk.length;
+      if (chars > maxChars) {
+        // A reply that never ends (a degenerate or hostile server) is cut here, as a length limit would.
+        cut = true;
+        settle();
+        return;
+      }
       try {
         buffer = readLines(buffer + chunk, false);
       } catch (err) {
@@ -140,6 +150,12 @@ export function readSseJson(
     // Kept for good: an error after the answer was read (a late reset) must not be an unhandled 'error'.
     body.on('error', onError);
   });
+}
+
+/** What reading a stream came to: the events read, and whether it was cut at `maxChars`. */
+export interface SseRead {
+  events: number;
+  cut: boolean;
 }
 
 /** How long the body may take to end once `[DONE]` has arrived before its connection is given up. */

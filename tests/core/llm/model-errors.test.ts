@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAIChatModel } from '../../../src/core/llm/openai-chat-model.js';
+import { createOpenAIChatModel, MAX_REPLY_CHARS } from '../../../src/core/llm/openai-chat-model.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../../fakes/openai-server.js';
 import { freePort } from '../../helpers/free-port.js';
 
@@ -98,6 +98,51 @@ describe('model errors a new user meets', () => {
         );
       }
     } finally {
+      server.close();
+    }
+  });
+
+  it('stops reading a reply that never ends: a stream is cut as at a length limit, a whole reply refused', async () => {
+    // Endless output from a broken server: 64 KB events (or JSON) until the client hangs up.
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        const streamed = (JSON.parse(body) as { stream?: boolean }).stream === true;
+        res.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
+        const piece = 'y'.repeat(65_536);
+        const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece } }] })}\n\n`;
+        if (!streamed) res.write('{"choices":[{"index":0,"message":{"role":"assistant","content":"');
+        const pump = () => {
+          while (!res.destroyed && res.write(streamed ? event : piece)) {}
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        res.on('close', () => res.removeAllListeners('drain'));
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const modelFor = (stream: boolean) =>
+        createOpenAIChatModel({
+          baseURL: `http://127.0.0.1:${port}/v1`,
+          model: 'm',
+          maxRetries: 0,
+          timeoutMs: 10_000,
+          stream,
+        });
+      const cut = await modelFor(true).complete({ messages: [{ role: 'user', content: 'hi' }] });
+      expect(cut.finishReason).toBe('length');
+      expect(cut.content.length).toBeGreaterThan(1_000_000);
+      expect(cut.content.length).toBeLessThanOrEqual(MAX_REPLY_CHARS);
+      await expect(modelFor(false).complete({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
+        "The model server's reply was too large (over 8 million characters).",
+      );
+    } finally {
+      server.closeAllConnections();
       server.close();
     }
   });

@@ -23,7 +23,7 @@ function body(chunks: (string | Uint8Array)[]) {
 async function read(chunks: (string | Uint8Array)[]) {
   const seen: unknown[] = [];
   const { stream, state } = body(chunks);
-  const count = await readSseJson(stream, (d) => seen.push(d));
+  const { events: count } = await readSseJson(stream, (d) => seen.push(d));
   if (!stream.closed) await once(stream, 'close');
   return { seen, count, cancelled: state.cancelled };
 }
@@ -112,5 +112,17 @@ describe('readSseJson', () => {
       },
     });
     await expect(readSseJson(closed, () => {})).rejects.toThrow('closed before its answer was complete');
+  });
+
+  it('stops reading a reply past maxChars and says it was cut, closing the body', async () => {
+    const event = `data: ${JSON.stringify({ a: 'x'.repeat(90) })}\n\n`;
+    const { stream, state } = body(Array.from({ length: 1000 }, () => event));
+    const seen: unknown[] = [];
+    const read = await readSseJson(stream, (d) => seen.push(d), 0, 10 * event.length);
+    expect(read.cut).toBe(true);
+    expect(seen.length).toBeLessThanOrEqual(10);
+    expect(seen.length).toBeGreaterThan(0);
+    if (!stream.closed) await once(stream, 'close');
+    expect(state.cancelled).toBe(true);
   });
 });
