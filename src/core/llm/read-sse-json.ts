@@ -4,12 +4,12 @@ import { pauseIfBusy } from '../util/pauser.js';
 
 /**
  * Reads a server-sent-event body and calls `onData` with each event's `data`, parsed as JSON, until
- * `[DONE]`, the end, or `maxChars` read (the rest is not read: `cut`). Resolves to the number of events read. A body silent for `idleMs` is destroyed and
- * fails with a clear error (the request's own timeout ends when the headers arrive). Each network chunk is
- * parsed in one synchronous pass as it arrives: no promise per chunk or per event (the `openai` SDK's
- * stream chains three async generators per event). While the process is busy the body is paused, so many
- * streams at once take turns. Forgiving as servers need: CRLF or LF lines, `data:` with or without the
- * space, comments, a last event without its blank line.
+ * `[DONE]`, the end, or `maxChars` (the rest is then not read, and the result says `cut`). A body silent for
+ * `idleMs` is destroyed and fails with a clear error (the request's own timeout ends when the headers
+ * arrive). Each network chunk is parsed in one synchronous pass as it arrives: no promise per chunk or per
+ * event (the `openai` SDK's stream chains three async generators per event). While the process is busy the
+ * body is paused, so many streams at once take turns. Forgiving as servers need: CRLF or LF lines, `data:`
+ * with or without the space, comments, a last event without its blank line.
  */
 export function readSseJson(
   body: Readable | null,
