@@ -30,6 +30,30 @@ describe('the model client over undici (leanFetch)', () => {
     expect(fake.connections().opened).toBe(warm);
   });
 
+  it('sends what the SDK builds: the key as a bearer token, JSON, and the SDK’s own headers', async () => {
+    fake = await startFakeOpenAI({ fallback: () => ({ content: 'ok' }) });
+    const model = createOpenAIChatModel({
+      baseURL: fake.url,
+      apiKey: 'sk-test-lean-123456',
+      model: 'gpt-test',
+      maxRetries: 0,
+      timeoutMs: 10_000,
+      stream: true,
+    });
+    expect((await model.complete({ messages: hi })).content).toBe('ok');
+    const { headers, body, path } = fake.requests[0]!;
+    expect(path).toBe('/v1/chat/completions');
+    expect(headers.authorization).toBe('Bearer sk-test-lean-123456');
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers['user-agent']).toMatch(/^OpenAI\/JS /);
+    expect(headers['x-stainless-retry-count']).toBe('0');
+    expect(body).toMatchObject({
+      model: 'gpt-test',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+  });
+
   it('stops a streamed answer mid-way when the run is cancelled, and hangs up on the server', async () => {
     fake = await startFakeOpenAI();
     fake.script({ content: 'a long answer that never finishes', pauseAt: { chars: 6 } });
