@@ -1,24 +1,23 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 
-/** A response body as this client reads it: a Node stream of bytes, or the whole as JSON or text. */
-export interface ModelResponseBody extends Readable {
-  json(): Promise<unknown>;
-  text(): Promise<string>;
-}
+/** undici's response body: a Node stream that can also be read whole as text. */
+type BodyReadable = Readable & { text(): Promise<string> };
 
-/** The part of a fetch `Response` the `openai` SDK reads, plus the body as a Node stream. */
+/**
+ * The part of a fetch `Response` the `openai` SDK reads (status, `ok`, headers, `text()` for an error's
+ * body), plus the body as a Node stream, which this client reads itself (read-sse-json, read-json-body).
+ */
 export interface ModelResponse {
   readonly url: string;
   readonly status: number;
   readonly ok: boolean;
   readonly headers: ResponseHeaders;
-  readonly body: ModelResponseBody;
-  json(): Promise<unknown>;
+  readonly body: Readable;
   text(): Promise<string>;
 }
 
-/** Response headers with the lookups a `Headers` object has (names are lower-case, as undici gives them). */
+/** Response headers with the lookups the SDK makes (`get`, `entries`); names are lower-case, as undici gives them. */
 class ResponseHeaders {
   constructor(private readonly raw: IncomingHttpHeaders) {}
   get(name: string): string | null {
@@ -26,23 +25,8 @@ class ResponseHeaders {
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }
-  has(name: string): boolean {
-    return this.raw[name.toLowerCase()] !== undefined;
-  }
   *entries(): IterableIterator<[string, string]> {
     for (const name of Object.keys(this.raw)) yield [name, this.get(name)!];
-  }
-  *keys(): IterableIterator<string> {
-    yield* Object.keys(this.raw);
-  }
-  *values(): IterableIterator<string> {
-    for (const name of Object.keys(this.raw)) yield this.get(name)!;
-  }
-  forEach(callback: (value: string, name: string) => void): void {
-    for (const [name, value] of this.entries()) callback(value, name);
-  }
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries();
   }
 }
 
@@ -53,13 +37,10 @@ class LeanResponse implements ModelResponse {
     readonly url: string,
     readonly status: number,
     headers: IncomingHttpHeaders,
-    readonly body: ModelResponseBody,
+    readonly body: BodyReadable,
   ) {
     this.ok = status >= 200 && status < 300;
     this.headers = new ResponseHeaders(headers);
-  }
-  json(): Promise<unknown> {
-    return this.body.json();
   }
   text(): Promise<string> {
     return this.body.text();
@@ -71,11 +52,11 @@ let undici: Promise<typeof import('undici')> | undefined;
 
 /**
  * The `fetch` the `openai` SDK is given: one request over undici's dispatcher API, whose response body is a
- * Node stream. The SDK reads only status, headers, text and JSON; what fetch adds on top (a web stream for
- * the request body and a tee of it for redirects, a web stream for the response, Request, Response and
- * Headers objects) is about a fifth of what each model call allocates, which at a thousand runs in flight
- * is the difference in peak memory and in garbage-collection pauses. Redirects are not followed: an
- * OpenAI-compatible API answers a POST directly (following a 301 would turn it into a GET anyway).
+ * Node stream. The SDK reads only status, headers and, for an error, the body's text; what fetch adds on
+ * top (a web stream for the request body and a tee of it for redirects, a web stream for the response,
+ * Request, Response and Headers objects) is about a fifth of what each model call allocates, which at a
+ * thousand runs in flight is the difference in peak memory and in garbage-collection pauses. Redirects are
+ * not followed: an OpenAI-compatible API answers a POST directly (following a 301 would turn it into a GET).
  */
 export async function leanFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
   undici ??= import('undici');
@@ -91,6 +72,6 @@ export async function leanFetch(input: string | URL | Request, init: RequestInit
     body: init.body as string | Uint8Array | null | undefined,
     signal: init.signal ?? undefined,
   });
-  const body = response.body as unknown as ModelResponseBody;
+  const body = response.body as unknown as BodyReadable;
   return new LeanResponse(url, response.statusCode, response.headers, body) as unknown as Response;
 }
