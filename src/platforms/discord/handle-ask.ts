@@ -25,18 +25,20 @@ export async function handleAsk(
     interaction.reply({ content, flags: MessageFlags.Ephemeral }),
   );
   if (arrival === null) return;
-  try {
-    const access = await ctx.assistant.access(asker, key);
-    if (!access.allowed) {
-      arrival?.leave();
-      await interaction.reply({ content: access.message, flags: MessageFlags.Ephemeral });
-      return;
-    }
-    await interaction.deferReply();
-  } catch (err) {
+  // Checked before anything is shown, so a refusal is one private reply and nothing else.
+  const access = await ctx.assistant.access(asker, key).catch((err: unknown) => {
     arrival?.leave();
     throw err;
+  });
+  if (!access.allowed) {
+    arrival?.leave();
+    await interaction.reply({ content: access.message, flags: MessageFlags.Ephemeral });
+    return;
   }
+  await interaction.deferReply().catch((err: unknown) => {
+    arrival?.leave();
+    throw err;
+  });
   arrival?.placed({
     interaction: { applicationId: interaction.applicationId, token: interaction.token },
   } satisfies DiscordPlaceholder);

@@ -46,20 +46,20 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
   const lastAnswers = new Map<string, string>();
   const firstTime = createFirstTime();
 
-  async function threadMessages(message: AskedAt, key: string): Promise<Message[]> {
-    const channel = message.channel;
+  async function threadMessages(at: AskedAt, key: string): Promise<Message[]> {
+    const channel = at.channel;
     if (!channel.isThread()) return [];
     let after = lastAnswers.get(key);
-    const newest = { before: message.id, limit: Math.min(PAGE_LIMIT, maxMessages), cache: false };
+    const newest = { before: at.id, limit: Math.min(PAGE_LIMIT, maxMessages), cache: false };
     let fetched = await channel.messages.fetch(after ? { after, limit: PAGE_LIMIT, cache: false } : newest);
     // More since the last answer than one page holds: `after` gave the oldest of them; take the newest.
     if (after && fetched.size >= PAGE_LIMIT) {
       after = undefined;
       fetched = await channel.messages.fetch(newest);
     }
-    const botId = message.client.user.id;
+    const botId = at.client.user.id;
     const earlier = [...fetched.values()]
-      .filter((m) => BigInt(m.id) < BigInt(message.id))
+      .filter((m) => BigInt(m.id) < BigInt(at.id))
       .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     // Its last answer here, and everything before it, is in its memory.
     const lastAnswer = earlier.findLastIndex((m) => m.author.id === botId && ANSWER_TYPES.has(m.type));
@@ -69,7 +69,7 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
     // A first read also takes the message the thread was started from (e.g. the bot's answer whose
     // reasoning thread this is), which lives in the parent channel.
     const starter = await channel.fetchStarterMessage({ force: true }).catch(() => null);
-    return starter && BigInt(starter.id) < BigInt(message.id) ? [starter, ...unseen] : unseen;
+    return starter && BigInt(starter.id) < BigInt(at.id) ? [starter, ...unseen] : unseen;
   }
 
   async function replyChain(at: AskedAt): Promise<Message[]> {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIChatModel, MAX_REPLY_CHARS } from '../../../src/core/llm/openai-chat-model.js';
@@ -14,6 +14,36 @@ const ask = (baseURL: string, model = 'gpt-4o-mini') =>
     stream: false,
     apiKey: 'sk-test-123456',
   }).complete({ messages: [{ role: 'user', content: 'hi' }] });
+
+/**
+ * A model server whose replies a test writes by hand (`reply` gets whether the request asked to stream), and
+ * the client for it, streaming or not.
+ */
+async function handWrittenServer(reply: (res: ServerResponse, streamed: boolean) => void) {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => reply(res, (JSON.parse(body) as { stream?: boolean }).stream === true));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    modelFor: (stream: boolean) =>
+      createOpenAIChatModel({
+        baseURL: `http://127.0.0.1:${port}/v1`,
+        model: 'm',
+        maxRetries: 0,
+        timeoutMs: 10_000,
+        stream,
+      }),
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
 
 describe('model errors a new user meets', () => {
   let fake: FakeOpenAI | undefined;
@@ -68,34 +98,16 @@ describe('model errors a new user meets', () => {
   });
 
   it('says the connection broke when a server hangs up mid-answer, streamed or whole', async () => {
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      req.on('end', () => {
-        const streamed = (JSON.parse(body) as { stream?: boolean }).stream === true;
-        res.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
-        res.write(
-          streamed ? 'data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n' : '{"choices":[',
-        );
-        setImmediate(() => res.socket?.destroy());
-      });
+    const server = await handWrittenServer((res, streamed) => {
+      res.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
+      res.write(streamed ? 'data: {"choices":[{"index":0,"delta":{"content":"Hel"}}]}\n\n' : '{"choices":[');
+      setImmediate(() => res.socket?.destroy());
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const { port } = server.address() as AddressInfo;
       for (const stream of [true, false]) {
-        const model = createOpenAIChatModel({
-          baseURL: `http://127.0.0.1:${port}/v1`,
-          model: 'm',
-          maxRetries: 0,
-          timeoutMs: 10_000,
-          stream,
-        });
-        await expect(model.complete({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
-          'The connection to the model broke before its answer was complete.',
-        );
+        await expect(
+          server.modelFor(stream).complete({ messages: [{ role: 'user', content: 'hi' }] }),
+        ).rejects.toThrow('The connection to the model broke before its answer was complete.');
       }
     } finally {
       server.close();
@@ -104,45 +116,27 @@ describe('model errors a new user meets', () => {
 
   it('stops reading a reply that never ends: a stream is cut as at a length limit, a whole reply refused', async () => {
     // Endless output from a broken server: 64 KB events (or JSON) until the client hangs up.
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => {
-        body += chunk.toString();
-      });
-      req.on('end', () => {
-        const streamed = (JSON.parse(body) as { stream?: boolean }).stream === true;
-        res.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
-        const piece = 'y'.repeat(65_536);
-        const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece } }] })}\n\n`;
-        if (!streamed) res.write('{"choices":[{"index":0,"message":{"role":"assistant","content":"');
-        const pump = () => {
-          while (!res.destroyed && res.write(streamed ? event : piece)) {}
-          if (!res.destroyed) res.once('drain', pump);
-        };
-        res.on('close', () => res.removeAllListeners('drain'));
-        pump();
-      });
+    const server = await handWrittenServer((res, streamed) => {
+      res.writeHead(200, { 'content-type': streamed ? 'text/event-stream' : 'application/json' });
+      const piece = 'y'.repeat(65_536);
+      const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece } }] })}\n\n`;
+      if (!streamed) res.write('{"choices":[{"index":0,"message":{"role":"assistant","content":"');
+      const pump = () => {
+        while (!res.destroyed && res.write(streamed ? event : piece)) {}
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      res.on('close', () => res.removeAllListeners('drain'));
+      pump();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const { port } = server.address() as AddressInfo;
-      const modelFor = (stream: boolean) =>
-        createOpenAIChatModel({
-          baseURL: `http://127.0.0.1:${port}/v1`,
-          model: 'm',
-          maxRetries: 0,
-          timeoutMs: 10_000,
-          stream,
-        });
-      const cut = await modelFor(true).complete({ messages: [{ role: 'user', content: 'hi' }] });
+      const cut = await server.modelFor(true).complete({ messages: [{ role: 'user', content: 'hi' }] });
       expect(cut.finishReason).toBe('length');
       expect(cut.content.length).toBeGreaterThan(1_000_000);
       expect(cut.content.length).toBeLessThanOrEqual(MAX_REPLY_CHARS);
-      await expect(modelFor(false).complete({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toThrow(
-        "The model server's reply was too large (over 8 million characters).",
-      );
+      await expect(
+        server.modelFor(false).complete({ messages: [{ role: 'user', content: 'hi' }] }),
+      ).rejects.toThrow("The model server's reply was too large (over 8 million characters).");
     } finally {
-      server.closeAllConnections();
       server.close();
     }
   });

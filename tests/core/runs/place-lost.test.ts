@@ -40,7 +40,7 @@ describe('a run whose place in the shared line is lost', () => {
     return line;
   }
 
-  it('is stopped with the reason, and the asker’s own Stop still works beside it', async () => {
+  it('is stopped with the reason, through the signal linked with the asker’s own, and remembers nothing', async () => {
     const line = await setup();
     const stop = new AbortController();
     const pending = assistant.ask({ key: 'k', author: 'alice', text: 'hi', signal: stop.signal }, () => {});
