@@ -34,6 +34,29 @@ const idList = z
     }
     return ids;
   });
+/** Principals as `platform:id` (`slack:U…`, `slack:T…:U…`, `discord:…`, `web:…`, `console:…`); a bare ID means Slack or Discord. */
+const principalList = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const entries = text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    for (const entry of entries) {
+      if (!/^((slack|discord|web|console):)?[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)?$/.test(entry)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${entry}" is not a person; use comma-separated platform:id entries (slack:U…, discord:…, web:…)`,
+        });
+      }
+    }
+    return entries;
+  });
+const secret = (min: number) =>
+  optionalText.pipe(
+    z.string().min(min, `must be at least ${min} characters (a long random value)`).optional(),
+  );
 const rateLimit = (fallback: string) =>
   z
     .string()
@@ -190,18 +213,29 @@ const schema = z.object({
     .regex(/^[\w.:-]+$/, 'must be a host name or an IP address, e.g. 127.0.0.1 or 0.0.0.0')
     .default('127.0.0.1'),
   WEB_CHAT_TOKEN: optionalText,
+  WEB_AUTH: z.enum(['slack', 'discord', 'token', 'none']).optional(),
+  WEB_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  WEB_SESSION_SECRET: secret(32),
+  WEB_MAX_STREAMS: int(200),
+  MAX_SESSIONS: int(1000),
+  SLACK_CLIENT_ID: optionalText,
+  SLACK_CLIENT_SECRET: optionalText,
+  SLACK_OIDC_ISSUER: url('https://slack.com'),
+  DISCORD_CLIENT_ID: optionalText,
+  DISCORD_CLIENT_SECRET: optionalText,
+  DISCORD_OAUTH_URL: url('https://discord.com'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
   SHUTDOWN_GRACE_MS: int(8000, 0),
 
   // Access, limits and usage
-  ALLOW_USERS: idList,
-  BLOCK_USERS: idList,
+  ALLOW_USERS: principalList,
+  BLOCK_USERS: principalList,
   ALLOW_CHANNELS: idList,
   BLOCK_CHANNELS: idList,
   ALLOW_ROLES: idList,
   ALLOW_DMS: bool(true),
-  ADMIN_USERS: idList,
+  ADMIN_USERS: principalList,
   RATE_LIMIT_USER: rateLimit('30/hour'),
   RATE_LIMIT_CHANNEL: rateLimit('120/hour'),
   TOKEN_BUDGET_USER_DAY: int(0, 0),
@@ -212,6 +246,7 @@ const schema = z.object({
 
   // Operations
   METRICS: bool(true),
+  METRICS_TOKEN: secret(24),
   // Unset: info, or warn for the terminal chat (so logs do not interleave with the conversation).
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
@@ -219,8 +254,14 @@ const schema = z.object({
 /** Every setting's name, in schema order; `.env.example` and the README's table list exactly these. */
 export const CONFIG_KEYS = Object.keys(schema.shape) as (keyof z.output<typeof schema>)[];
 
-/** The parsed, typed configuration. */
-export type Config = z.output<typeof schema>;
+/** How people prove who they are to the web chat. */
+export type WebAuth = 'slack' | 'discord' | 'token' | 'none';
+
+/** The shortest WEB_CHAT_TOKEN start-up accepts. */
+export const MIN_WEB_TOKEN_CHARS = 24;
+
+/** The parsed, typed configuration; WEB_AUTH unset is `token` with WEB_CHAT_TOKEN, else `none`. */
+export type Config = Omit<z.output<typeof schema>, 'WEB_AUTH'> & { WEB_AUTH: WebAuth };
 
 /** Names of the settings whose values are secrets: never logged, never shown. */
 export const SECRET_KEYS = [
@@ -231,6 +272,10 @@ export const SECRET_KEYS = [
   'SLACK_SIGNING_SECRET',
   'SLACK_APP_TOKEN',
   'WEB_CHAT_TOKEN',
+  'WEB_SESSION_SECRET',
+  'SLACK_CLIENT_SECRET',
+  'DISCORD_CLIENT_SECRET',
+  'METRICS_TOKEN',
 ] as const satisfies readonly (keyof Config)[];
 
 /** Parses the environment once; throws a ConfigError listing every problem at once. */
@@ -249,7 +294,10 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`${key}: ${issue.message}${given}`);
     }
   }
-  const config = result.data;
+  const config: Config | undefined = result.data && {
+    ...result.data,
+    WEB_AUTH: result.data.WEB_AUTH ?? (result.data.WEB_CHAT_TOKEN ? 'token' : 'none'),
+  };
   if (config) {
     if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) {
       problems.push(
@@ -270,13 +318,49 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if ((config.SLACK_APP_TOKEN || config.SLACK_SIGNING_SECRET) && !config.SLACK_BOT_TOKEN) {
       problems.push('SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set.');
     }
-    if (config.WEB_CHAT && !config.WEB_CHAT_TOKEN && !isLoopback(config.WEB_HOST)) {
-      problems.push(
-        `WEB_CHAT_TOKEN: required when the web chat listens beyond this machine (WEB_HOST=${config.WEB_HOST}); ` +
-          'set a long random token, which the page asks for once, or keep WEB_HOST=127.0.0.1.',
-      );
-    }
+    if (config.WEB_CHAT) problems.push(...webAuthProblems(config));
   }
   if (problems.length > 0 || !config) throw new ConfigError(problems);
   return config;
+}
+
+/** What the web chat's sign-in lacks, as start-up problems. */
+function webAuthProblems(config: Config): string[] {
+  const problems: string[] = [];
+  const needs = (keys: (keyof Config)[], why: string) => {
+    for (const key of keys) if (!config[key]) problems.push(`${key}: required ${why}.`);
+  };
+  switch (config.WEB_AUTH) {
+    case 'none':
+      if (!isLoopback(config.WEB_HOST)) {
+        problems.push(
+          `WEB_AUTH: the web chat would be open to anyone on WEB_HOST=${config.WEB_HOST}; set WEB_AUTH=slack or ` +
+            `discord (sign-in) or a WEB_CHAT_TOKEN of at least ${MIN_WEB_TOKEN_CHARS} random characters, or keep ` +
+            'WEB_HOST=127.0.0.1.',
+        );
+      }
+      break;
+    case 'token':
+      if (!config.WEB_CHAT_TOKEN) needs(['WEB_CHAT_TOKEN'], 'with WEB_AUTH=token');
+      else if (config.WEB_CHAT_TOKEN.length < MIN_WEB_TOKEN_CHARS) {
+        problems.push(
+          `WEB_CHAT_TOKEN: must be at least ${MIN_WEB_TOKEN_CHARS} characters (a long random value, e.g. ` +
+            '`openssl rand -base64 24`).',
+        );
+      }
+      break;
+    case 'slack':
+      needs(
+        ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'WEB_PUBLIC_URL'],
+        'for WEB_AUTH=slack (Sign in with Slack)',
+      );
+      break;
+    case 'discord':
+      needs(
+        ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'WEB_PUBLIC_URL'],
+        'for WEB_AUTH=discord (Sign in with Discord)',
+      );
+      break;
+  }
+  return problems;
 }

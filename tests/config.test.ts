@@ -94,7 +94,7 @@ describe('configuration', () => {
     expect(problems).toMatch(/RATE_LIMIT_USER: must be N\/minute, N\/hour, N\/day or off/);
     expect(problems).toMatch(/RATE_LIMIT_CHANNEL: /);
     expect(problems).toMatch(/TOKEN_BUDGET_DAY: /);
-    expect(problems).toMatch(/ALLOW_USERS: "U 2" is not a platform ID/);
+    expect(problems).toMatch(/ALLOW_USERS: "U 2" is not a person/);
     expect(problems).toMatch(/LLM_PRICE_INPUT_PER_MTOK: /);
   });
 
