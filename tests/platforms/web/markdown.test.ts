@@ -1,3 +1,4 @@
+import { type DefaultTreeAdapterMap, parseFragment } from 'parse5';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderMarkdown } from '../../../src/platforms/web/public/markdown.js';
 
@@ -46,6 +47,64 @@ describe('the web chat’s markdown: nothing from the model becomes markup', () 
   it('escapes the five HTML characters', () => {
     expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
       '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
+  });
+});
+
+type Element = DefaultTreeAdapterMap['element'];
+
+/** Every element a browser would build from `html`, as parse5 (the HTML standard's parser) reads it. */
+function elementsOf(html: string): Element[] {
+  const found: Element[] = [];
+  const walk = (node: { childNodes?: unknown[] }) => {
+    for (const child of (node.childNodes ?? []) as Element[]) {
+      if ('tagName' in child) found.push(child);
+      walk(child);
+    }
+  };
+  walk(parseFragment(html));
+  return found;
+}
+
+const anchor = (href: string, label: string) =>
+  `<a href="${href}" target="_blank" rel="noopener noreferrer nofollow">${label}</a>`;
+
+describe('the web chat’s markdown: a link never carries markup into another (issue 26)', () => {
+  it('renders a markdown link after a bare URL as two links, with no attribute from the text', () => {
+    const text = 'https://evil.example/[x](https://b.example/onmouseover=alert(1)//)';
+    const html = renderMarkdown(text);
+    expect(html).toBe(
+      `<p>${anchor('https://evil.example/', 'https://evil.example/')}${anchor('https://b.example/onmouseover=alert(1)//', 'x')}</p>`,
+    );
+    const elements = elementsOf(html);
+    expect(elements.map((e) => e.tagName)).toEqual(['p', 'a', 'a']);
+    for (const a of elements.slice(1)) expect(a.attrs.map((x) => x.name)).toEqual(['href', 'target', 'rel']);
+  });
+
+  it.each([
+    'https://evil.example/[x](https://b.example/onmouseover=alert//)',
+    'https://evil.example/[x](https://b.example/ onmouseover=alert//)',
+    '[y](https://a.example/[x](https://b.example/onmouseover=alert//))',
+    'https://evil.example/`x`onmouseover=alert(1)//',
+    '[y](https://a.example/`x`onmouseover=alert//)',
+  ])('keeps %j to links whose only attributes are href, target and rel', (text) => {
+    const elements = elementsOf(renderMarkdown(text));
+    for (const e of elements) {
+      if (e.tagName === 'a') expect(e.attrs.map((x) => x.name)).toEqual(['href', 'target', 'rel']);
+      else expect(e.attrs).toEqual([]);
+    }
+    for (const e of elements.filter((e) => e.tagName === 'a')) {
+      expect(e.attrs[0]!.value).toMatch(/^https?:\/\/[^<>"'\s]+$/);
+    }
+    expect(elements.some((e) => e.attrs.some((x) => x.name.startsWith('on')))).toBe(false);
+  });
+
+  it('ends a URL at a quote, so a link’s address never holds one', () => {
+    expect(renderMarkdown(`see https://a.example/x"onclick=y and https://b.example/'z`)).toBe(
+      `<p>see ${anchor('https://a.example/x', 'https://a.example/x')}&quot;onclick=y and ${anchor('https://b.example/', 'https://b.example/')}&#39;z</p>`,
+    );
+    expect(renderMarkdown('[c](https://a.example/"onclick="x)')).toBe(
+      `<p>[c](${anchor('https://a.example/', 'https://a.example/')}&quot;onclick=&quot;x)</p>`,
     );
   });
 });
