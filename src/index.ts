@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     ? createMetrics({
         inFlight: () => core?.assistant.inFlight() ?? 0,
         queueDepth: () => runQueue?.waiting() ?? 0,
+        toolNames: () => core?.assistant.tools().groups.flatMap((g) => g.tools) ?? [],
       })
     : undefined;
   const mcpTools = await startMcp(mcp, { settings: config, logger, redact });

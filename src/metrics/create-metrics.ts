@@ -1,6 +1,10 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { RunObservation, RunObserver } from '../core/ports/run-observer.js';
 import type { RouteHandler } from '../server/http-server.js';
+import { boundedCounter, boundedHistogram } from './bounded-metrics.js';
+
+/** The `tool` label of a call to a tool the bot does not have: the model's invented names share one series. */
+export const UNKNOWN_TOOL = 'unknown';
 
 /** The bot's Prometheus metrics: an observer for the core, counters for the platforms, and the route. */
 export interface Metrics {
@@ -11,49 +15,61 @@ export interface Metrics {
   handler: RouteHandler;
 }
 
+/** Options of {@link createMetrics}. */
+export interface MetricsOptions {
+  inFlight: () => number;
+  queueDepth?: () => number;
+  /**
+   * The tools in force (built-in and MCP), asked when a run ends: a tool call is labelled with its name only
+   * when it is one of these, because the name comes from the model and a prompt can steer it.
+   */
+  toolNames: () => Iterable<string>;
+}
+
 /**
- * Creates the metrics. Labels are platform names, outcomes, token kinds and tool names (the bot's own and
- * MCP tool names from its configuration): never user text, IDs or secrets.
+ * Creates the metrics. Labels are platform names, outcomes, token kinds and tool names the bot has (else
+ * `unknown`): never user text, IDs or secrets; every label value is cut to 64 characters.
  */
-export function createMetrics(options: { inFlight: () => number; queueDepth?: () => number }): Metrics {
+export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'thinkthread_process_' });
-  const runs = new Counter({
+  // Every labelled metric is declared through bounded-metrics, which cuts each label value.
+  const runs = boundedCounter({
     name: 'thinkthread_runs_total',
     help: 'Questions finished, by platform and outcome.',
     labelNames: ['platform', 'outcome'] as const,
-    registers: [registry],
+    registry,
   });
-  const duration = new Histogram({
+  const duration = boundedHistogram({
     name: 'thinkthread_run_duration_seconds',
     help: 'Time from a question being taken to its end.',
     labelNames: ['platform'] as const,
     buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
-    registers: [registry],
+    registry,
   });
-  const modelCalls = new Counter({
+  const modelCalls = boundedCounter({
     name: 'thinkthread_model_calls_total',
     help: 'Model calls made by questions.',
     labelNames: ['platform'] as const,
-    registers: [registry],
+    registry,
   });
-  const tokens = new Counter({
+  const tokens = boundedCounter({
     name: 'thinkthread_tokens_total',
     help: 'Tokens the model reported, by kind (prompt or completion).',
     labelNames: ['platform', 'kind'] as const,
-    registers: [registry],
+    registry,
   });
-  const toolCalls = new Counter({
+  const toolCalls = boundedCounter({
     name: 'thinkthread_tool_calls_total',
-    help: 'Tool calls, by tool.',
+    help: 'Tool calls, by tool (`unknown`: a name the bot has no tool by).',
     labelNames: ['tool'] as const,
-    registers: [registry],
+    registry,
   });
-  const limited = new Counter({
+  const limited = boundedCounter({
     name: 'thinkthread_platform_rate_limited_total',
     help: 'Platform API calls answered 429, by platform.',
     labelNames: ['platform'] as const,
-    registers: [registry],
+    registry,
   });
   new Gauge({
     name: 'thinkthread_questions_in_flight',
@@ -86,7 +102,11 @@ export function createMetrics(options: { inFlight: () => number; queueDepth?: ()
     modelCalls.inc({ platform: o.platform }, o.modelCalls);
     tokens.inc({ platform: o.platform, kind: 'prompt' }, o.promptTokens);
     tokens.inc({ platform: o.platform, kind: 'completion' }, o.completionTokens);
-    for (const [tool, count] of Object.entries(o.tools)) toolCalls.inc({ tool }, count);
+    const entries = Object.entries(o.tools);
+    if (entries.length === 0) return;
+    const known = new Set(options.toolNames());
+    for (const [tool, count] of entries)
+      toolCalls.inc({ tool: known.has(tool) ? tool : UNKNOWN_TOOL }, count);
   };
 
   return {

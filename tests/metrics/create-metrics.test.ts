@@ -5,7 +5,7 @@ import { createMetrics } from '../../src/metrics/create-metrics.js';
 
 describe('metrics', () => {
   it('counts questions by platform and outcome, tokens by kind and tools by name, in Prometheus text', async () => {
-    const metrics = createMetrics({ inFlight: () => 3 });
+    const metrics = createMetrics({ inFlight: () => 3, toolNames: () => ['calculator'] });
     const base = { durationMs: 1500, modelCalls: 2, promptTokens: 100, completionTokens: 20 };
     metrics.observer.observe({ platform: 'slack', outcome: 'answered', ...base, tools: { calculator: 2 } });
     metrics.observer.observe({ platform: 'slack', outcome: 'limited', ...base, tools: {} });

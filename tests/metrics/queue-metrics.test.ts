@@ -12,6 +12,7 @@ describe('queue metrics', () => {
     const metrics = createMetrics({
       inFlight: () => queue?.size() ?? 0,
       queueDepth: () => queue?.waiting() ?? 0,
+      toolNames: () => [],
     });
     queue = createRunQueue({ MAX_CONCURRENT_RUNS: 4, MAX_QUEUED_PER_CHANNEL: 5 }, (ms) =>
       metrics.observer.waited?.(ms),
