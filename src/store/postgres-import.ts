@@ -24,9 +24,13 @@ export interface PostgresImport {
  */
 export const sourceIdentity = (r: StoredUsageRecord): string =>
   `sqlite:${r.id}:${createHash('sha256')
-    .update(JSON.stringify([r.at, r.platform, r.key, r.userId, r.model, r.protocol]))
+    .update(JSON.stringify([r.at, r.platform, r.key, legacyUser(r), r.model, r.protocol]))
     .digest('hex')
     .slice(0, 16)}`;
+
+/** The user as records named it before principals, so copies made before that upgrade are still found. */
+const legacyUser = (r: StoredUsageRecord): string | null =>
+  r.userId?.startsWith(`${r.platform}:`) ? r.userId.slice(r.platform.length + 1) : r.userId;
 
 /** Opens (and migrates) the Postgres store at `target` for an import. */
 export async function openPostgresImport(target: PostgresTarget): Promise<PostgresImport> {
@@ -67,13 +71,14 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
       const inserted = await db.query(
         'copy usage records',
         `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
-           completion_tokens, cached_tokens, tools, duration_ms, imported_from)
+           completion_tokens, cached_tokens, tools, duration_ms, imported_from, origin)
          SELECT at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
-                completion_tokens, cached_tokens, tools::jsonb, duration_ms, imported_from
+                completion_tokens, cached_tokens, tools::jsonb, duration_ms, imported_from, origin
            FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                       $8::int[], $9::int[], $10::int[], $11::int[], $12::text[], $13::int[], $14::text[])
+                       $8::int[], $9::int[], $10::int[], $11::int[], $12::text[], $13::int[], $14::text[],
+                       $15::text[])
                 WITH ORDINALITY AS t(at, platform, key, user_id, model, protocol, outcome, model_calls,
-                  prompt_tokens, completion_tokens, cached_tokens, tools, duration_ms, imported_from, n)
+                  prompt_tokens, completion_tokens, cached_tokens, tools, duration_ms, imported_from, origin, n)
           ORDER BY n
          ON CONFLICT (imported_from) DO NOTHING`,
         [
@@ -91,6 +96,7 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
           column('tools'),
           column('duration_ms'),
           column('imported_from'),
+          column('origin'),
         ],
       );
       return inserted.rowCount ?? 0;

@@ -94,6 +94,14 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX run_inbox_by_key ON run_inbox (key, id);
   CREATE INDEX run_inbox_by_owner ON run_inbox (owner);
   `,
+  // 6: people are principals (platform:id), so an ID claimed on one surface never counts for another;
+  // a web client's address is counted too (origin).
+  `
+  ALTER TABLE usage ADD COLUMN origin TEXT;
+  CREATE INDEX usage_by_origin ON usage (origin, at);
+  UPDATE usage SET user_id = platform || ':' || user_id WHERE user_id IS NOT NULL AND strpos(user_id, ':') = 0;
+  UPDATE feedback SET user_id = platform || ':' || user_id WHERE strpos(user_id, ':') = 0;
+  `,
 ];
 
 /**

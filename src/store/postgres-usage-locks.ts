@@ -9,7 +9,13 @@ export interface AdmitLock {
 }
 
 const scopeName = (scope: UsageScope) =>
-  scope === 'all' ? 'all' : 'userId' in scope ? `user:${scope.userId}` : `key:${scope.key}`;
+  scope === 'all'
+    ? 'all'
+    : 'userId' in scope
+      ? `user:${scope.userId}`
+      : 'origin' in scope
+        ? `origin:${scope.origin}`
+        : `key:${scope.key}`;
 
 const lockKey = (schema: string, scope: string) =>
   createHash('sha256').update(`thinkthread:usage:${schema}:${scope}`).digest().readBigInt64BE(0).toString();
@@ -37,7 +43,8 @@ export function admitLocks(
     'all',
     `key:${start.key}`,
     ...(start.userId === null ? [] : [`user:${start.userId}`]),
-  ] as const;
+    ...(start.origin ? [`origin:${start.origin}`] : []),
+  ];
   const byKey = new Map<string, AdmitLock>();
   for (const scope of new Set([...counted, ...written])) {
     const key = lockKey(schema, scope);

@@ -17,7 +17,7 @@ import { QUARTER_HOUR_MS } from './usage-days.js';
 import { mergeByDay, orderTotals } from './usage-totals.js';
 
 const TAKEN = "outcome IN ('pending', 'answered', 'failed', 'cancelled')";
-const COLUMNS = `id, at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
+const COLUMNS = `id, at, platform, key, user_id, origin, model, protocol, outcome, model_calls, prompt_tokens,
   completion_tokens, cached_tokens, tools::text AS tools, duration_ms`;
 // $1..$4: since, until, userId, key.
 const FILTER =
@@ -33,8 +33,8 @@ const SUMS = `COUNT(*) FILTER (WHERE ${TAKEN}) AS questions,
 const QUARTER = `at - ((at % ${QUARTER_HOUR_MS}) + ${QUARTER_HOUR_MS}) % ${QUARTER_HOUR_MS}`;
 const GROUPS = { user: 'user_id', key: 'key', day: QUARTER, none: "'all'" } as const;
 const INSERT = `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
-    completion_tokens, cached_tokens, tools, duration_ms)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13) RETURNING id`;
+    completion_tokens, cached_tokens, tools, duration_ms, origin)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14) RETURNING id`;
 
 interface TotalsRow extends Omit<UsageTotals, 'group'> {
   grp: string | number;
@@ -53,7 +53,9 @@ const scopeWhere = (scope: UsageScope, n: number): [string, unknown[]] =>
     ? ['TRUE', []]
     : 'userId' in scope
       ? [`user_id = $${n}`, [scope.userId]]
-      : [`key = $${n}`, [scope.key]];
+      : 'origin' in scope
+        ? [`origin = $${n}`, [scope.origin]]
+        : [`key = $${n}`, [scope.key]];
 
 const insertParams = (row: Omit<UsageRow, 'id'>) => [
   row.at,
@@ -69,6 +71,7 @@ const insertParams = (row: Omit<UsageRow, 'id'>) => [
   row.cached_tokens,
   row.tools,
   row.duration_ms,
+  row.origin,
 ];
 
 /**

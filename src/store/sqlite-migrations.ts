@@ -71,6 +71,14 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX feedback_by_at ON feedback (at);
   `,
+  // 6: people are principals (platform:id), so an ID claimed on one surface never counts for another;
+  // a web client's address is counted too (origin).
+  `
+  ALTER TABLE usage ADD COLUMN origin TEXT;
+  CREATE INDEX usage_by_origin ON usage (origin, at);
+  UPDATE usage SET user_id = platform || ':' || user_id WHERE user_id IS NOT NULL AND instr(user_id, ':') = 0;
+  UPDATE feedback SET user_id = platform || ':' || user_id WHERE instr(user_id, ':') = 0;
+  `,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

@@ -13,6 +13,7 @@ export interface UsageRow {
   platform: string;
   key: string;
   user_id: string | null;
+  origin: string | null;
   model: string;
   protocol: string;
   outcome: UsageOutcome;
@@ -59,6 +60,7 @@ export function rowOf(r: Omit<StoredUsageRecord, 'id'> | UsageRecord): Omit<Usag
     platform: r.platform,
     key: r.key,
     user_id: r.userId,
+    origin: r.origin ?? null,
     model: r.model,
     protocol: r.protocol,
     ...spentOf(r),
@@ -73,6 +75,7 @@ export function recordOf(row: UsageRow): StoredUsageRecord {
     platform: row.platform,
     key: row.key,
     userId: row.user_id,
+    ...(row.origin === null ? {} : { origin: row.origin }),
     model: row.model,
     protocol: row.protocol,
     outcome: row.outcome,

@@ -27,7 +27,7 @@ import { mergeByDay, orderTotals } from './usage-totals.js';
 export type FailWith = (what: string, err: unknown) => StorageError;
 
 const TAKEN = "outcome IN ('pending', 'answered', 'failed', 'cancelled')";
-const SCOPES = { user: 'user_id = ?', key: 'key = ?', all: '1 = 1' } as const;
+const SCOPES = { user: 'user_id = ?', origin: 'origin = ?', key: 'key = ?', all: '1 = 1' } as const;
 type ScopeKind = keyof typeof SCOPES;
 
 interface TotalsRow extends Omit<UsageTotals, 'group'> {
@@ -47,7 +47,13 @@ interface Limit {
 }
 
 const scopeOf = (scope: UsageScope): [ScopeKind, string[]] =>
-  scope === 'all' ? ['all', []] : 'userId' in scope ? ['user', [scope.userId]] : ['key', [scope.key]];
+  scope === 'all'
+    ? ['all', []]
+    : 'userId' in scope
+      ? ['user', [scope.userId]]
+      : 'origin' in scope
+        ? ['origin', [scope.origin]]
+        : ['key', [scope.key]];
 
 const FILTER =
   'at >= @since AND at < @until AND (@userId IS NULL OR user_id = @userId) AND (@key IS NULL OR key = @key)';
@@ -70,7 +76,7 @@ const GROUPS = { user: 'user_id', key: 'key', day: QUARTER, none: "'all'" } as c
 export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
   const scoped = <R>(sql: (where: string) => string) => {
     const make = (kind: ScopeKind) => db.prepare<unknown[], R>(sql(SCOPES[kind]));
-    return { user: make('user'), key: make('key'), all: make('all') };
+    return { user: make('user'), origin: make('origin'), key: make('key'), all: make('all') };
   };
   const countTaken = scoped<{ n: number }>(
     (w) => `SELECT COUNT(*) AS n FROM usage WHERE ${w} AND ${TAKEN} AND at > ? AND at <= ?`,
@@ -83,9 +89,9 @@ export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
       `SELECT COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS n FROM usage WHERE ${w} AND at >= ? AND at < ?`,
   );
   const insert = db.prepare<[Omit<UsageRow, 'id'>]>(
-    `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
+    `INSERT INTO usage (at, platform, key, user_id, origin, model, protocol, outcome, model_calls, prompt_tokens,
        completion_tokens, cached_tokens, tools, duration_ms)
-     VALUES (@at, @platform, @key, @user_id, @model, @protocol, @outcome, @model_calls, @prompt_tokens,
+     VALUES (@at, @platform, @key, @user_id, @origin, @model, @protocol, @outcome, @model_calls, @prompt_tokens,
        @completion_tokens, @cached_tokens, @tools, @duration_ms)`,
   );
   const finish = db.prepare<[SpentColumns & { id: number }]>(

@@ -114,6 +114,30 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
         expect(elsewhere.admitted).toBe(true);
       });
 
+      it('counts per origin, whoever asks from it, and keeps the origin on the record', async () => {
+        const scope = { origin: 'addr:203.0.113.7' };
+        await admitMany(1, T, { userId: 'web:b1', origin: 'addr:203.0.113.7' });
+        await admitMany(1, T + MINUTE, { userId: 'web:b2', origin: 'addr:203.0.113.7' });
+        expect(
+          await store.admit(
+            start(T + 2 * MINUTE, { userId: 'web:b3', origin: 'addr:203.0.113.7' }),
+            rules([rate(2, { userId: 'web:b3' }), rate(2, scope)]),
+          ),
+        ).toEqual(limitedBy('RATE', T + HOUR));
+        const elsewhere = await store.admit(
+          start(T + 2 * MINUTE, { userId: 'web:b4', origin: 'addr:198.51.100.1' }),
+          rules([rate(2, { origin: 'addr:198.51.100.1' })]),
+        );
+        expect(elsewhere.admitted).toBe(true);
+        const stored = await store.records({ since: 0, until: T + HOUR });
+        expect(stored.map((r) => r.origin)).toEqual([
+          'addr:203.0.113.7',
+          'addr:203.0.113.7',
+          'addr:203.0.113.7',
+          'addr:198.51.100.1',
+        ]);
+      });
+
       it("counts everything for the scope 'all'", async () => {
         await admitMany(1, T, { userId: 'u1', key: 'a' });
         await admitMany(1, T + MINUTE, { userId: 'u2', key: 'b', platform: 'slack' });

@@ -7,7 +7,13 @@ import { formatToolsReport } from '../../src/platforms/shared/format-tools.js';
 import { startTestCore, type TestCore } from '../helpers/test-core.js';
 import { stdioTestServer, writeMcpJson } from './mcp-fixture.js';
 
-const ADMIN: Asker = { platform: 'console', userId: 'operator', dm: true, platformAdmin: true };
+const ADMIN: Asker = {
+  platform: 'console',
+  userId: 'operator',
+  principal: 'console:operator',
+  dm: true,
+  platformAdmin: true,
+};
 const offered = (t: TestCore, request: number) =>
   (t.fake.requests[request]!.body.tools ?? []).map((tool) => tool.function.name);
 

@@ -98,6 +98,37 @@ postgresSuite('Postgres store', (base) => {
       expect(versions.rows.map((r) => r.version)).toEqual(PG_MIGRATIONS.map((_, i) => i + 1));
     });
 
+    it('names the people of existing usage and feedback as principals (platform:id) when it upgrades', async () => {
+      await asAdmin(base, async (c) => {
+        await c.query(`CREATE SCHEMA "${schema}"`);
+        await c.query(`SET search_path TO "${schema}"`);
+        await c.query(
+          'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)',
+        );
+        for (const [i, migration] of PG_MIGRATIONS.slice(0, 5).entries()) {
+          await c.query(migration);
+          await c.query('INSERT INTO schema_migrations VALUES ($1, 0)', [i + 1]);
+        }
+        await c.query(
+          `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
+             completion_tokens, tools, duration_ms)
+           VALUES (1, 'slack', 'slack:T:C1', 'U0ADMIN01', 'm', 'tools', 'answered', 1, 10, 5, '{}', 1),
+                  (2, 'web', 'web:chat', 'browser123', 'm', 'tools', 'answered', 1, 10, 5, '{}', 1),
+                  (3, 'slack', 'slack:T:C1', NULL, 'm', 'tools', 'summary', 1, 10, 5, '{}', 1)`,
+        );
+        await c.query(
+          "INSERT INTO feedback (platform, run_id, user_id, key, vote, at) VALUES ('discord', 'r1', '42', 'k', 'up', 1)",
+        );
+      });
+      const store = await open();
+      const records = await store.records({ since: 0, until: 10 });
+      expect(records.map((r) => r.userId)).toEqual(['slack:U0ADMIN01', 'web:browser123', null]);
+      const voters = await asAdmin(base, (c) =>
+        c.query<{ user_id: string }>(`SELECT user_id FROM "${schema}".feedback`),
+      );
+      expect(voters.rows.map((r) => r.user_id)).toEqual(['discord:42']);
+    });
+
     it('refuses a schema newer than this build, naming the versions', async () => {
       await open();
       await asAdmin(base, (c) =>

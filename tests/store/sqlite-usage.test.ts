@@ -38,6 +38,43 @@ describe('SQLite usage store', () => {
     expect(stored.filter((r) => r.outcome === 'limited')).toHaveLength(70);
   });
 
+  it('names the people of existing usage and feedback as principals (platform:id) when it upgrades', async () => {
+    const old = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, 5)) old.exec(migration);
+    old.pragma('user_version = 5');
+    const insert = old.prepare(
+      `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
+         completion_tokens, tools, duration_ms) VALUES (?, ?, ?, ?, 'm', 'tools', 'answered', 1, 10, 5, '{}', 1)`,
+    );
+    insert.run(1, 'slack', 'slack:T:C1', 'U0ADMIN01');
+    insert.run(2, 'discord', 'discord:g:c', '1234');
+    insert.run(3, 'web', 'web:chat', 'browser123');
+    insert.run(4, 'slack', 'slack:T:C1', null);
+    old
+      .prepare(
+        "INSERT INTO feedback (platform, run_id, user_id, key, vote, at) VALUES ('slack', 'r1', 'U1', 'k', 'up', 1)",
+      )
+      .run();
+    old.close();
+    const store = openSqliteStore(path);
+    try {
+      const records = await store.records({ since: 0, until: 10 });
+      expect(records.map((r) => r.userId)).toEqual([
+        'slack:U0ADMIN01',
+        'discord:1234',
+        'web:browser123',
+        null,
+      ]);
+      const totals = await store.totals({ since: 0, until: 10, by: 'none', userId: 'slack:U0ADMIN01' });
+      expect(totals[0]?.questions).toBe(1);
+    } finally {
+      await store.close();
+    }
+    const raw = new Database(path, { readonly: true });
+    expect(raw.prepare('SELECT user_id FROM feedback').pluck().all()).toEqual(['slack:U1']);
+    raw.close();
+  });
+
   it('adds the usage table to a database made by the first release, keeping its memory', async () => {
     const old = new Database(path);
     old.exec(MIGRATIONS[0]!);

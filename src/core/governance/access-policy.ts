@@ -1,4 +1,5 @@
 import type { Asker } from './asker.js';
+import { listNames, principalPlatform } from './principal.js';
 
 /** Who may ask, named as in the configuration. */
 export interface AccessPolicy {
@@ -17,9 +18,16 @@ export interface AccessDecision {
   rule?: string;
 }
 
-/** True for admins: listed in ADMIN_USERS, or administrators of the place by the platform's own account. */
-export async function isAdmin(policy: Pick<AccessPolicy, 'ADMIN_USERS'>, asker: Asker): Promise<boolean> {
-  if (policy.ADMIN_USERS.includes(asker.userId)) return true;
+/**
+ * True for admins: listed in ADMIN_USERS, or administrators of the place by the platform's own account. A
+ * browser that has not signed in (`web:…`) is never an admin, whatever it is called.
+ */
+export async function isAdmin(
+  policy: Pick<AccessPolicy, 'ADMIN_USERS'>,
+  asker: Pick<Asker, 'principal' | 'platformAdmin'>,
+): Promise<boolean> {
+  if (principalPlatform(asker.principal) === 'web') return false;
+  if (listNames(policy.ADMIN_USERS, asker.principal)) return true;
   try {
     return (await asker.platformAdmin) === true;
   } catch {
@@ -34,7 +42,7 @@ export async function isAdmin(policy: Pick<AccessPolicy, 'ADMIN_USERS'>, asker: 
  */
 export async function decideAccess(policy: AccessPolicy, asker: Asker): Promise<AccessDecision> {
   const refuse = (rule: string): AccessDecision => ({ allowed: false, rule });
-  if (policy.BLOCK_USERS.includes(asker.userId)) return refuse('BLOCK_USERS');
+  if (listNames(policy.BLOCK_USERS, asker.principal)) return refuse('BLOCK_USERS');
   if (asker.platformGated) return { allowed: true };
   if (asker.dm) {
     if (!policy.ALLOW_DMS && !(await isAdmin(policy, asker))) return refuse('ALLOW_DMS');
@@ -46,7 +54,7 @@ export async function decideAccess(policy: AccessPolicy, asker: Asker): Promise<
     }
   }
   if (policy.ALLOW_USERS.length === 0 && policy.ALLOW_ROLES.length === 0) return { allowed: true };
-  if (policy.ALLOW_USERS.includes(asker.userId)) return { allowed: true };
+  if (listNames(policy.ALLOW_USERS, asker.principal)) return { allowed: true };
   if ((asker.roles ?? []).some((role) => policy.ALLOW_ROLES.includes(role))) return { allowed: true };
   if (await isAdmin(policy, asker)) return { allowed: true };
   return refuse(policy.ALLOW_USERS.length > 0 ? 'ALLOW_USERS' : 'ALLOW_ROLES');

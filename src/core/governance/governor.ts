@@ -12,6 +12,7 @@ import {
 } from '../ports/usage-store.js';
 import { type AccessDecision, type AccessPolicy, decideAccess, isAdmin } from './access-policy.js';
 import type { Asker } from './asker.js';
+import { bareEntries } from './principal.js';
 import type { Rate } from './rate.js';
 import { dayOf, formatClock, monthOf } from './zoned-time.js';
 
@@ -89,6 +90,14 @@ export function createGovernor(deps: GovernorDeps): Governor {
   const { settings, usage, logger } = deps;
   const now = deps.now ?? (() => Date.now());
   const zone = settings.timeZone;
+  const { access } = settings;
+  const bare = bareEntries(access.ADMIN_USERS, access.ALLOW_USERS, access.BLOCK_USERS);
+  if (bare.length > 0) {
+    logger?.info(
+      { entries: bare.length },
+      'ADMIN_USERS, ALLOW_USERS or BLOCK_USERS name people by bare IDs, which match Slack and Discord users only; prefer platform:id (slack:U…, discord:…)',
+    );
+  }
   const start = (
     asker: Asker | null,
     key: string,
@@ -98,21 +107,28 @@ export function createGovernor(deps: GovernorDeps): Governor {
     at,
     platform: asker?.platform ?? key.split(':')[0] ?? 'unknown',
     key,
-    userId: asker?.userId ?? null,
+    userId: asker?.principal ?? null,
+    origin: asker?.origin ?? null,
     model: run.model,
     protocol: run.protocol,
   });
   const rules = (asker: Asker, key: string, at: number) => {
     const { limits } = settings;
     const rates: RateRule[] = [];
-    if (limits.RATE_LIMIT_USER)
-      rates.push(rate('RATE_LIMIT_USER', { userId: asker.userId }, limits.RATE_LIMIT_USER));
+    // The user's limits count the person and, when the platform names one, where they ask from.
+    const people: RateRule['scope'][] = [
+      { userId: asker.principal },
+      ...(asker.origin ? [{ origin: asker.origin }] : []),
+    ];
+    if (limits.RATE_LIMIT_USER) {
+      for (const scope of people) rates.push(rate('RATE_LIMIT_USER', scope, limits.RATE_LIMIT_USER));
+    }
     if (limits.RATE_LIMIT_CHANNEL) rates.push(rate('RATE_LIMIT_CHANNEL', { key }, limits.RATE_LIMIT_CHANNEL));
     const day = dayOf(at, zone);
     const budget = (name: string, scope: BudgetRule['scope'], limit: number): BudgetRule[] =>
       limit > 0 ? [{ name, scope, limit, since: day.start, resetsAt: day.end }] : [];
     const budgets = [
-      ...budget('TOKEN_BUDGET_USER_DAY', { userId: asker.userId }, limits.TOKEN_BUDGET_USER_DAY),
+      ...people.flatMap((scope) => budget('TOKEN_BUDGET_USER_DAY', scope, limits.TOKEN_BUDGET_USER_DAY)),
       ...budget('TOKEN_BUDGET_CHANNEL_DAY', { key }, limits.TOKEN_BUDGET_CHANNEL_DAY),
       ...budget('TOKEN_BUDGET_DAY', 'all', limits.TOKEN_BUDGET_DAY),
     ];
@@ -129,7 +145,7 @@ export function createGovernor(deps: GovernorDeps): Governor {
         logger?.info(
           {
             platform: asker.platform,
-            user: asker.userId,
+            user: asker.principal,
             channel: asker.channelId,
             key,
             rule: decision.rule,
@@ -154,7 +170,7 @@ export function createGovernor(deps: GovernorDeps): Governor {
         admin ? { rates: [], budgets: [] } : rules(asker, key, at),
       );
       if (admission.admitted) return { admitted: true, id: admission.id, at };
-      logger?.info({ user: asker.userId, key, rule: admission.rule }, 'limited a question');
+      logger?.info({ user: asker.principal, key, rule: admission.rule }, 'limited a question');
       return { admitted: false, message: limitedMessage(admission.rule, admission.retryAt, at, settings) };
     },
     complete: (id, result) => usage.complete(id, result),
@@ -178,8 +194,8 @@ export function createGovernor(deps: GovernorDeps): Governor {
       const today = { since: day.start, until: day.end };
       const thisMonth = { since: month.start, until: month.end };
       const [youToday, youMonth, channelToday, channelMonth] = await Promise.all([
-        totals({ ...today, userId: asker.userId }),
-        totals({ ...thisMonth, userId: asker.userId }),
+        totals({ ...today, userId: asker.principal }),
+        totals({ ...thisMonth, userId: asker.principal }),
         totals({ ...today, key }),
         totals({ ...thisMonth, key }),
       ]);

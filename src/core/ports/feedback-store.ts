@@ -9,7 +9,7 @@ export interface FeedbackEntry {
   platform: string;
   /** The conversation key the answer was given in. */
   key: string;
-  /** Who voted: their platform ID. */
+  /** Who voted: their principal (`slack:T…:U…`, `discord:…`). */
   userId: string;
   vote: Vote;
   /** What they added in words, when they did. */

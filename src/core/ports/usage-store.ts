@@ -16,8 +16,13 @@ export interface UsageStart {
   platform: string;
   /** The conversation key (channel, thread or DM). */
   key: string;
-  /** The asker's platform ID; null for memory summaries, which are billed to the channel. */
+  /**
+   * The asker's principal (`slack:T…:U…`, `discord:…`, `web:…`; see principal.ts); null for memory
+   * summaries, which are billed to the channel.
+   */
   userId: string | null;
+  /** Where the question came from when its limits also count that (a web client's address, `addr:…`). */
+  origin?: string | null | undefined;
   model: string;
   /** `tools` or `react`. */
   protocol: string;
@@ -61,8 +66,8 @@ export interface StoredUsageRecord extends UsageStart {
   durationMs: number;
 }
 
-/** Who a rule counts: one user (across channels), one conversation key, or the whole bot. */
-export type UsageScope = { userId: string } | { key: string } | 'all';
+/** Who a rule counts: one principal (across channels), one origin, one conversation key, or the whole bot. */
+export type UsageScope = { userId: string } | { origin: string } | { key: string } | 'all';
 
 /**
  * At most `limit` questions taken by `scope` in the `windowMs` before now. Taken = recorded with outcome

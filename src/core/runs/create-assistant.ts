@@ -299,7 +299,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         logger?.info(
           {
             platform: asker.platform,
-            user: asker.userId,
+            user: asker.principal,
             key: settingsKey,
             action: change.action,
             status: outcome.status,

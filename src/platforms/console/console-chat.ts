@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
+import { consolePrincipal } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
@@ -42,7 +43,13 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   const { assistant, output, tty } = options;
   const key = options.key ?? CONSOLE_KEY;
   // Whoever runs the terminal chat runs the bot: never limited, and sees every usage figure.
-  const asker: Asker = { platform: 'console', userId: options.author, dm: true, platformAdmin: true };
+  const asker: Asker = {
+    platform: 'console',
+    userId: options.author,
+    principal: consolePrincipal(options.author),
+    dm: true,
+    platformAdmin: true,
+  };
   const write = (text: string) => output.write(text);
   const terminal = {
     write,

@@ -1,5 +1,6 @@
 import { type ChatInputCommandInteraction, GuildMember, type Message, PermissionFlagsBits } from 'discord.js';
 import type { Asker } from '../../core/governance/asker.js';
+import { discordPrincipal } from '../../core/governance/principal.js';
 
 /** The channel the access lists see: a thread's parent, or the channel itself. */
 function listedChannel(
@@ -15,6 +16,7 @@ export function messageAsker(message: Message): Asker {
   return {
     platform: 'discord',
     userId: message.author.id,
+    principal: discordPrincipal(message.author.id),
     channelId: message.inGuild() ? listedChannel(message.channel, message.channelId) : undefined,
     dm: !message.inGuild(),
     roles: member ? [...member.roles.cache.keys()] : [],
@@ -29,6 +31,7 @@ export function interactionAsker(interaction: ChatInputCommandInteraction): Aske
   return {
     platform: 'discord',
     userId: interaction.user.id,
+    principal: discordPrincipal(interaction.user.id),
     channelId: interaction.inGuild() ? listedChannel(interaction.channel, interaction.channelId) : undefined,
     dm: !interaction.inGuild(),
     roles: Array.isArray(roles) ? roles : [],

@@ -1,5 +1,6 @@
 import { type ButtonInteraction, MessageFlags, PermissionFlagsBits } from 'discord.js';
 import { isAdmin } from '../../core/governance/access-policy.js';
+import { discordPrincipal } from '../../core/governance/principal.js';
 import { parseRunActionId } from '../shared/run-actions.js';
 import { WORDING } from '../shared/wording.js';
 import type { DiscordContext } from './answer.js';
@@ -25,9 +26,7 @@ export async function handleButton(interaction: ButtonInteraction, ctx: DiscordC
         isAdmin(
           { ADMIN_USERS: ctx.adminUsers },
           {
-            platform: 'discord',
-            userId,
-            dm: !interaction.inGuild(),
+            principal: discordPrincipal(userId),
             platformAdmin: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
           },
         ),
@@ -43,7 +42,7 @@ export async function handleButton(interaction: ButtonInteraction, ctx: DiscordC
       runId: pressed.runId,
       platform: 'discord',
       key: conversationKey(interaction.guildId, interaction.channelId),
-      userId,
+      userId: discordPrincipal(userId),
       vote: pressed.action === 'feedback_up' ? 'up' : 'down',
     });
   } catch (err) {

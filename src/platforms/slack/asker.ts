@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { Asker } from '../../core/governance/asker.js';
+import { slackPrincipal } from '../../core/governance/principal.js';
 import type { SlackUser, UserDirectory } from './user-names.js';
 
 /** A Slack asker and the one `users.info` lookup behind both their display name and their admin rights. */
@@ -17,6 +18,8 @@ export function slackAsker(
   users: UserDirectory,
   client: webApi.WebClient,
   userId: string,
+  /** The asker's own team (`user_team` / `team` of the event), which a Slack Connect guest's differs in. */
+  team: string | undefined,
   channel: string,
   channelType?: string,
 ): SlackAsker {
@@ -31,6 +34,7 @@ export function slackAsker(
     asker: {
       platform: 'slack',
       userId,
+      principal: slackPrincipal(userId, team),
       channelId: dm ? undefined : channel,
       dm,
       get platformAdmin() {

@@ -50,7 +50,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
     // Nobody else sees the command, so the answer says who asked what. `<@U…>` shows the asker's name.
     const asked = `<@${command.user_id}> asked: ${plainToMrkdwn(cut(text, CONTEXT_CHARS).text)}`;
     const key = conversationKey(team, command.channel_id);
-    const asker = slackAsker(deps.users, client, command.user_id, command.channel_id);
+    const asker = slackAsker(deps.users, client, command.user_id, command.team_id, command.channel_id);
     work.run('a Slack /ask', async (signal) => {
       // Its place in the channel's line, taken now; and where its answer is, should this replica die.
       const arrival = await deps.line
@@ -125,7 +125,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
   app.command(names.SLACK_USAGE_COMMAND, async ({ command, ack, respond, client, context }) => {
     await ack();
     const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
-    const asker = slackAsker(deps.users, client, command.user_id, command.channel_id);
+    const asker = slackAsker(deps.users, client, command.user_id, command.team_id, command.channel_id);
     work.run('a Slack /usage', async () => {
       try {
         const report = formatUsageReport(await assistant.usage(asker.asker, key));
@@ -154,7 +154,7 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
   app.command(names.SLACK_SETTINGS_COMMAND, async ({ command, ack, respond, client, context }) => {
     await ack();
     const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
-    const asker = slackAsker(deps.users, client, command.user_id, command.channel_id);
+    const asker = slackAsker(deps.users, client, command.user_id, command.team_id, command.channel_id);
     work.run('a Slack /settings', async () => {
       const change = parseSettingsText(command.text);
       if ('error' in change) {

@@ -1,5 +1,6 @@
 import type { App, types, ViewSubmitAction } from '@slack/bolt';
 import type { Assistant } from '../../core/assistant.js';
+import { slackPrincipal } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
 import type { Vote } from '../../core/ports/feedback-store.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
@@ -53,7 +54,8 @@ export function registerFeedbackModal(
     const comment = view.state.values.comment?.comment?.value?.trim().slice(0, COMMENT_CHARS);
     if (!target || !comment) return;
     deps.work.run('a Slack feedback comment', async () => {
-      await deps.assistant.feedback({ ...target, platform: 'slack', userId: body.user.id, comment });
+      const voter = slackPrincipal(body.user.id, body.user.team_id ?? body.team?.id);
+      await deps.assistant.feedback({ ...target, platform: 'slack', userId: voter, comment });
     });
   });
 }

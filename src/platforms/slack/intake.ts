@@ -118,7 +118,8 @@ export function createIntake(deps: IntakeDeps): Intake {
         await whisper(WORDING.bareMention);
         return;
       }
-      const asker = slackAsker(deps.users, client, user, message.channel, message.channel_type);
+      const team = askerTeam(message) ?? delivery.teamId;
+      const asker = slackAsker(deps.users, client, user, team, message.channel, message.channel_type);
       // Checked before anything is posted, so a refusal is one private line and nothing else.
       const access = await deps.assistant.access(asker.asker, key).catch((err: unknown) => {
         arrival.leave();
@@ -182,4 +183,11 @@ function downloadable(files: readonly SlackFile[] | undefined, token: string | u
       },
     ];
   });
+}
+
+/** The team the asker belongs to, as the event names it (a Slack Connect guest's is not the channel's). */
+function askerTeam(event: object): string | undefined {
+  const named = event as { user_team?: unknown; team?: unknown };
+  const team = named.user_team ?? named.team;
+  return typeof team === 'string' && team ? team : undefined;
 }

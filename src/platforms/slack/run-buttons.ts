@@ -1,6 +1,7 @@
 import type { App, BlockAction, RespondFn } from '@slack/bolt';
 import type { Assistant } from '../../core/assistant.js';
 import { isAdmin } from '../../core/governance/access-policy.js';
+import { slackPrincipal } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
 import { parseRunActionId } from '../shared/run-actions.js';
 import type { RunRegistry } from '../shared/run-registry.js';
@@ -47,7 +48,10 @@ export function registerRunButtons(app: App, deps: RunButtonDeps): void {
           admin: () =>
             isAdmin(
               { ADMIN_USERS: deps.adminUsers },
-              { platform: 'slack', userId, dm: false, platformAdmin: user().then((u) => u.admin) },
+              {
+                principal: slackPrincipal(userId, body.user.team_id ?? context.teamId),
+                platformAdmin: user().then((u) => u.admin),
+              },
             ),
         });
         if (result !== 'stopped') {
@@ -61,7 +65,8 @@ export function registerRunButtons(app: App, deps: RunButtonDeps): void {
       const key = conversationKey(team, channel ?? 'unknown', threadTs);
       const vote = pressed.action === 'feedback_up' ? 'up' : 'down';
       try {
-        await deps.assistant.feedback({ runId: pressed.runId, platform: 'slack', key, userId, vote });
+        const voter = slackPrincipal(userId, body.user.team_id ?? context.teamId);
+        await deps.assistant.feedback({ runId: pressed.runId, platform: 'slack', key, userId: voter, vote });
       } catch (err) {
         logger.error({ err }, 'could not store feedback');
         await whisper(WORDING.commandFailed);

@@ -11,7 +11,14 @@ const open: AccessPolicy = {
   ALLOW_DMS: true,
   ADMIN_USERS: [],
 };
-const alice: Asker = { platform: 'discord', userId: 'A1', channelId: 'C1', dm: false, roles: ['R1'] };
+const alice: Asker = {
+  platform: 'discord',
+  userId: 'A1',
+  principal: 'discord:A1',
+  channelId: 'C1',
+  dm: false,
+  roles: ['R1'],
+};
 const allowed = async (policy: Partial<AccessPolicy>, asker: Asker = alice) =>
   (await decideAccess({ ...open, ...policy }, asker)).allowed;
 
@@ -40,7 +47,7 @@ describe('access lists', () => {
   });
 
   it('govern a DM by ALLOW_DMS alone, whatever ALLOW_CHANNELS says', async () => {
-    const dm: Asker = { platform: 'slack', userId: 'U1', dm: true };
+    const dm: Asker = { platform: 'slack', userId: 'U1', principal: 'slack:T1:U1', dm: true };
     expect(await allowed({ ALLOW_CHANNELS: ['C1'] }, dm)).toBe(true);
     expect(await allowed({ ALLOW_DMS: false }, dm)).toBe(false);
   });
@@ -50,7 +57,7 @@ describe('access lists', () => {
     expect(await allowed({ ALLOW_USERS: ['B2'] }, { ...alice, platformAdmin: Promise.resolve(true) })).toBe(
       true,
     );
-    const dm: Asker = { platform: 'slack', userId: 'U1', dm: true, platformAdmin: true };
+    const dm: Asker = { platform: 'slack', userId: 'U1', principal: 'slack:T1:U1', dm: true, platformAdmin: true };
     expect(await allowed({ ALLOW_DMS: false }, dm)).toBe(true);
   });
 

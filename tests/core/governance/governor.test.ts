@@ -5,8 +5,14 @@ import type { Asker } from '../../../src/core/governance/asker.js';
 import { createGate } from '../../helpers/gate.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 
-const alice: Asker = { platform: 'slack', userId: 'UALICE', channelId: 'C1', dm: false };
-const bob: Asker = { ...alice, userId: 'UBOB' };
+const alice: Asker = {
+  platform: 'slack',
+  userId: 'UALICE',
+  principal: 'slack:T1:UALICE',
+  channelId: 'C1',
+  dm: false,
+};
+const bob: Asker = { ...alice, userId: 'UBOB', principal: 'slack:T1:UBOB' };
 
 describe('governance through the real core', () => {
   let t: TestCore | undefined;
@@ -98,6 +104,6 @@ describe('governance through the real core', () => {
     expect(report.you.today).toMatchObject({ questions: 2, promptTokens: 200, completionTokens: 40 });
     expect(report.channel.today.questions).toBe(2);
     expect(report.channel.today.promptTokens).toBeGreaterThanOrEqual(250); // the summary's 50 on top
-    expect(report.top?.users.map((u) => u.group)).toEqual(['UALICE']);
+    expect(report.top?.users.map((u) => u.group)).toEqual(['slack:T1:UALICE']);
   });
 });

@@ -10,7 +10,13 @@ import { createStore } from '../../../src/store/create-store.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../../fakes/openai-server.js';
 import { testConfig } from '../../helpers/config.js';
 
-const OPERATOR: Asker = { platform: 'console', userId: 'operator', dm: true, platformAdmin: true };
+const OPERATOR: Asker = {
+  platform: 'console',
+  userId: 'operator',
+  principal: 'console:operator',
+  dm: true,
+  platformAdmin: true,
+};
 const KEY = 'discord:g:c1';
 
 describe('channel settings across a restart', () => {

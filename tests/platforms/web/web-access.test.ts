@@ -26,7 +26,7 @@ describe('who may use the web chat', () => {
   });
 
   it('keeps the allow lists for every other asker', async () => {
-    const dm = { platform: 'slack', userId: 'U0OTHER', dm: true };
+    const dm = { platform: 'slack', userId: 'U0OTHER', principal: 'slack:T1:U0OTHER', dm: true };
     expect(await decideAccess(closed, dm)).toEqual({ allowed: false, rule: 'ALLOW_DMS' });
   });
 });

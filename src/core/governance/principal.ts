@@ -1,0 +1,66 @@
+/**
+ * Who someone is, bound to where it was proven: `slack:T…:U…` (or `slack:U…` when the team is not known),
+ * `discord:<snowflake>`, `web:<browser>`, `console:<name>`. Access lists, admins, limits, budgets, usage
+ * and votes are keyed by it, so an ID claimed on one surface never stands for a person of another.
+ */
+export type Principal = string;
+
+/** The platforms a principal can be proven on. */
+export const PRINCIPAL_PLATFORMS = ['slack', 'discord', 'web', 'console'] as const;
+
+/** A Slack user, with the team their ID belongs to when the event names it. */
+export function slackPrincipal(user: string, team?: string | undefined): Principal {
+  return team ? `slack:${team}:${user}` : `slack:${user}`;
+}
+
+/** A Discord user. */
+export function discordPrincipal(user: string): Principal {
+  return `discord:${user}`;
+}
+
+/** A browser the web chat issued an ID to (token or loopback users, not signed in). */
+export function webPrincipal(browser: string): Principal {
+  return `web:${browser}`;
+}
+
+/** The person at the terminal. */
+export function consolePrincipal(name: string): Principal {
+  return `console:${name}`;
+}
+
+/** The platform a principal was proven on (`slack`, `discord`, `web`, `console`). */
+export function principalPlatform(principal: Principal): string {
+  return principal.slice(0, principal.indexOf(':'));
+}
+
+/** The platform's own user ID: the last part of a principal. */
+export function principalUser(principal: Principal): string {
+  return principal.slice(principal.lastIndexOf(':') + 1);
+}
+
+/** The platforms a bare ID in ADMIN_USERS, ALLOW_USERS or BLOCK_USERS stands for (kept for old configurations). */
+const BARE_ID_PLATFORMS = new Set(['slack', 'discord']);
+
+/**
+ * Whether a configured entry names `principal`: `slack:U…` names that user in any team, `slack:T…:U…` only
+ * in that team, other prefixed entries must match exactly, and a bare ID names a Slack or Discord user only
+ * (never a web or terminal one).
+ */
+export function entryNames(entry: string, principal: Principal): boolean {
+  const platform = principalPlatform(principal);
+  if (!entry.includes(':')) return BARE_ID_PLATFORMS.has(platform) && principalUser(principal) === entry;
+  if (entry === principal) return true;
+  if (platform !== 'slack' || !entry.startsWith('slack:')) return false;
+  const parts = entry.split(':');
+  return parts.length === 2 && principalUser(principal) === parts[1];
+}
+
+/** Whether any entry of `list` names `principal`. */
+export function listNames(list: readonly string[], principal: Principal): boolean {
+  return list.some((entry) => entryNames(entry, principal));
+}
+
+/** The entries of the user lists written as bare IDs, for a one-time hint that `platform:id` is preferred. */
+export function bareEntries(...lists: (readonly string[])[]): string[] {
+  return [...new Set(lists.flat().filter((entry) => !entry.includes(':')))];
+}
