@@ -57,7 +57,13 @@ describe('access lists', () => {
     expect(await allowed({ ALLOW_USERS: ['B2'] }, { ...alice, platformAdmin: Promise.resolve(true) })).toBe(
       true,
     );
-    const dm: Asker = { platform: 'slack', userId: 'U1', principal: 'slack:T1:U1', dm: true, platformAdmin: true };
+    const dm: Asker = {
+      platform: 'slack',
+      userId: 'U1',
+      principal: 'slack:T1:U1',
+      dm: true,
+      platformAdmin: true,
+    };
     expect(await allowed({ ALLOW_DMS: false }, dm)).toBe(true);
   });
 

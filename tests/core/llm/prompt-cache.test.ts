@@ -19,7 +19,12 @@ describe('prompt caching', () => {
   };
   const ask = (key: string, text: string) =>
     bench!.core.assistant.ask(
-      { key, author: 'alice', text, asker: { platform: 'console', userId: 'alice', principal: 'console:alice', dm: true } },
+      {
+        key,
+        author: 'alice',
+        text,
+        asker: { platform: 'console', userId: 'alice', principal: 'console:alice', dm: true },
+      },
       () => {},
     );
   // The usage record is completed just after the answer is out.
