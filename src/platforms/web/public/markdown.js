@@ -1,5 +1,5 @@
-// A small markdown subset for model answers. Safety comes from the order: the text is HTML-escaped
-// first, and only then are the few tags below added, so nothing the model writes becomes markup.
+// A small markdown subset for model answers. Nothing the model writes becomes markup: every piece of text
+// is HTML-escaped exactly once, and the only tags and attributes are the ones written below.
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)/;
 const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])\s+(.*)$/;
@@ -20,32 +20,63 @@ export function escapeHtml(text) {
     .replace(/'/g, '&#39;');
 }
 
-/** Inline markup of one escaped line: code spans, links, bold, italic, strikethrough. */
-function inline(escaped) {
-  const held = [];
-  const hold = (html) => `\u0000${held.push(html) - 1}\u0000`;
-  const link = (label, href) =>
-    hold(`<a href="${href}" target="_blank" rel="noopener noreferrer nofollow">${label}</a>`);
-  let text = escaped
-    .replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_, _ticks, code) => hold(`<code>${code.trim()}</code>`))
-    .replace(/\[([^\]\n]+)\]\((https?:\/\/[^\s()]+|mailto:[^\s()]+)\)/g, (_, label, href) =>
-      link(label, href),
-    )
-    .replace(/\bhttps?:\/\/[^\s<]*[^\s<.,;:!?)'"&]/g, (href) => link(href, href));
-  text = text
+const CODE_SPAN = /(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g;
+// A URL never holds whitespace, a character that could end an HTML attribute or start a tag, nor a hole
+// marker (below), so neither markup nor a held piece can end up inside an href. A link's address may hold
+// one level of parentheses, as CommonMark allows (Wikipedia's "Mercury_(planet)").
+const LINK = /\[([^\]\n]+)\]\(((?:https?:\/\/|mailto:)(?:[^\s()<>"'\u0000]|\([^\s()<>"'\u0000]*\))+)\)/g;
+const BARE_URL = /\bhttps?:\/\/[^\s<>"'\u0000]+/g;
+
+/** Splits the sentence's punctuation, emphasis markers and unbalanced ")" off the end of a bare URL. */
+function splitUrlTail(url) {
+  let end = url.length;
+  const open = url.split('(').length - 1;
+  let close = url.split(')').length - 1;
+  while (end > 0) {
+    const last = url[end - 1];
+    if (last === ')' ? open >= close : !/[.,;:!?*_~[\]]/.test(last)) break;
+    if (last === ')') close--;
+    end--;
+  }
+  return [url.slice(0, end), url.slice(end)];
+}
+
+/** Emphasis of an escaped text: bold, italic, strikethrough. */
+function emphasis(escaped) {
+  return escaped
     .replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '<strong>$2</strong>')
     .replace(/(^|[^*\w])\*(?=\S)([^*]*?\S)\*(?![*\w])/g, '$1<em>$2</em>')
     .replace(/(^|[^_\w])_(?=\S)([^_]*?\S)_(?![_\w])/g, '$1<em>$2</em>')
     .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '<del>$1</del>');
+}
+
+/**
+ * Inline markup of one line: code spans, links, bold, italic, strikethrough. Each construct is found in the
+ * raw text, escaped on its own and held out of the text behind a hole marker, so what comes later (URLs,
+ * emphasis) can neither match inside it nor take it into an attribute; the rest is escaped as a whole.
+ */
+function inline(line) {
+  const held = [];
+  const hold = (html) => `\u0000${held.push(html) - 1}\u0000`;
+  const link = (label, href) =>
+    hold(`<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer nofollow">${label}</a>`);
+  const text = line
+    .replace(CODE_SPAN, (_, _ticks, code) => hold(`<code>${escapeHtml(code.trim())}</code>`))
+    .replace(LINK, (_, label, href) => link(emphasis(escapeHtml(label)), href))
+    .replace(BARE_URL, (url) => {
+      const [href, tail] = splitUrlTail(url);
+      return (/^https?:\/\/./.test(href) ? link(escapeHtml(href), href) : href) + tail;
+    });
+  let html = emphasis(escapeHtml(text));
   // Held pieces may hold others (a code span inside a link label).
-  while (HAS_HOLE.test(text)) text = text.replace(HOLE, (_, i) => held[Number(i)]);
-  return text;
+  while (HAS_HOLE.test(html)) html = html.replace(HOLE, (_, i) => held[Number(i)]);
+  return html;
 }
 
 /** The cells of a table row, escaped and marked up. */
 function cells(line, tag) {
   const parts = line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|');
-  return `<tr>${parts.map((cell) => `<${tag}>${inline(escapeHtml(cell.trim()))}</${tag}>`).join('')}</tr>`;
+  return `<tr>${parts.map((cell) => `<${tag}>${inline(cell.trim())}</${tag}>`).join('')}</tr>`;
 }
 
 /** Renders `text` (markdown, possibly cut mid-stream) as HTML that carries no markup from the text itself. */
@@ -58,14 +89,12 @@ export function renderMarkdown(text) {
   let paragraph = [];
   let list;
   const flushParagraph = () => {
-    if (paragraph.length > 0) out.push(`<p>${paragraph.map((l) => inline(escapeHtml(l))).join('<br>')}</p>`);
+    if (paragraph.length > 0) out.push(`<p>${paragraph.map((l) => inline(l)).join('<br>')}</p>`);
     paragraph = [];
   };
   const flushList = () => {
     if (list)
-      out.push(
-        `<${list.tag}>${list.items.map((i) => `<li>${inline(escapeHtml(i))}</li>`).join('')}</${list.tag}>`,
-      );
+      out.push(`<${list.tag}>${list.items.map((i) => `<li>${inline(i)}</li>`).join('')}</${list.tag}>`);
     list = undefined;
   };
   const flush = () => {
@@ -98,7 +127,7 @@ export function renderMarkdown(text) {
     if (heading) {
       flush();
       const level = Math.min(heading[1].length + 2, 6);
-      out.push(`<h${level}>${inline(escapeHtml(heading[2]))}</h${level}>`);
+      out.push(`<h${level}>${inline(heading[2])}</h${level}>`);
       continue;
     }
     if (RULE.test(line)) {
