@@ -217,6 +217,7 @@ const schema = z.object({
   WEB_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   WEB_SESSION_SECRET: secret(32),
   WEB_MAX_STREAMS: int(200),
+  WEB_TRUST_PROXY: bool(false),
   MAX_SESSIONS: int(1000),
   SLACK_CLIENT_ID: optionalText,
   SLACK_CLIENT_SECRET: optionalText,
