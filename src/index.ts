@@ -90,7 +90,8 @@ async function main(): Promise<void> {
         () => core?.assistant.health() ?? coordination?.health(),
       ),
   });
-  if (metrics) http.mount('GET', '/metrics', metrics.handler);
+  // On a public PORT /metrics needs METRICS_TOKEN as a bearer token, or is not there; HEALTH_PORT serves it.
+  if (metrics) http.mount('GET', '/metrics', metrics.handler, { internal: { token: config.METRICS_TOKEN } });
   for (const platform of platforms) {
     adapters.push(
       await platform.create({
@@ -177,7 +178,9 @@ async function listen(
   for (const port of ports) {
     // The web chat serves conversations on PORT, so PORT binds to WEB_HOST (loopback by default) while it is on.
     const host = config.WEB_CHAT && port === config.PORT ? config.WEB_HOST : undefined;
-    const bound = await http.listen(port, host);
+    // HEALTH_PORT is the operator's (metrics, readiness reasons), unless it is also the PORT platforms serve on.
+    const internal = port === config.HEALTH_PORT && !(platformsNeedHttp && port === config.PORT);
+    const bound = await http.listen(port, host, { internal });
     logger.info({ port: bound, host }, 'HTTP server listening (GET /healthz, GET /readyz)');
   }
 }

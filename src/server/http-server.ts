@@ -1,14 +1,35 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/logger.js';
+import { isLoopback } from '../platforms/web/loopback.js';
+import { hasBearer } from './bearer.js';
 
 /** Handles one request on a mounted route. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
+/** How a route is exposed. */
+export interface RouteOptions {
+  /**
+   * For operators only (e.g. `/metrics`): served as is on internal listeners (HEALTH_PORT, a loopback bind);
+   * on a public one it needs `Authorization: Bearer <token>` (401 otherwise), or answers 404 when there is no
+   * token.
+   */
+  internal?: { token?: string | undefined };
+}
+
 /** Where platforms mount the routes they receive requests on. */
 export interface HttpRoutes {
   /** Serves `method path` (exact path) with `handler`; mounting the same route twice is a bug and throws. */
-  mount(method: string, path: string, handler: RouteHandler): void;
+  mount(method: string, path: string, handler: RouteHandler, options?: RouteOptions): void;
+}
+
+/** How a listener is reached. */
+export interface ListenOptions {
+  /**
+   * The operator's own port (HEALTH_PORT): internal routes and `/readyz`'s reasons are shown there. A
+   * listener bound to a loopback host is internal anyway; any other is public.
+   */
+  internal?: boolean;
 }
 
 /** One readiness check: resolves to undefined when fine, else a short reason (no secrets). */
@@ -17,10 +38,17 @@ export interface ReadinessCheck {
   check(): Promise<string | undefined> | string | undefined;
 }
 
-/** The process's one HTTP server: platform routes, `GET /healthz` and `GET /readyz`. */
+/**
+ * The process's one HTTP server: platform routes, `GET /healthz` and `GET /readyz` (on a public listener,
+ * only ready or not ready), and internal routes such as `/metrics`.
+ */
 export interface HttpServer extends HttpRoutes {
-  /** Listens on `port` (0 picks a free one) and resolves with the port actually bound. */
-  listen(port: number, host?: string): Promise<number>;
+  /**
+   * Listens on `port` (0 picks a free one) and resolves with the port actually bound. Whether it is public
+   * is decided by `host` and `options.internal`, never by who connects (a proxy's requests come from
+   * loopback too).
+   */
+  listen(port: number, host?: string, options?: ListenOptions): Promise<number>;
   /** Stops taking connections and closes idle ones; resolves once closed. */
   close(): Promise<void>;
 }
@@ -39,30 +67,54 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { logger } = options;
   const routes = new Map<string, RouteHandler>();
   const paths = new Set<string>();
+  /** Paths of internal routes, with the token a public listener asks for (undefined: none, so 404). */
+  const internal = new Map<string, string | undefined>();
   const servers: Server[] = [];
+  /** The requests of public listeners; a WeakSet, so nothing outlives its request. */
+  const publicRequests = new WeakSet<IncomingMessage>();
 
-  const mount = (method: string, path: string, handler: RouteHandler) => {
-    const route = `${method.toUpperCase()} ${path}`;
-    if (routes.has(route)) throw new Error(`HTTP route ${route} is mounted twice`);
-    routes.set(route, handler);
+  const mount = (method: string, path: string, handler: RouteHandler, route?: RouteOptions) => {
+    const key = `${method.toUpperCase()} ${path}`;
+    if (routes.has(key)) throw new Error(`HTTP route ${key} is mounted twice`);
+    routes.set(key, handler);
     paths.add(path);
+    if (route?.internal) internal.set(path, route.internal.token || undefined);
   };
 
   mount('GET', '/healthz', (_req, res) => json(res, 200, { status: 'ok' }));
-  mount('GET', '/readyz', async (_req, res) => {
+  mount('GET', '/readyz', async (req, res) => {
     const checks = await runChecks(options.readiness(), options.checkTimeoutMs ?? 2000);
     const failed = Object.entries(checks).filter(([, result]) => result !== 'ok');
+    // Reasons name platforms, stores and their errors: for the operator, not for anyone on the internet.
+    if (publicRequests.has(req))
+      return json(res, failed.length ? 503 : 200, { status: failed.length ? 'not ready' : 'ready' });
     if (failed.length === 0) return json(res, 200, { status: 'ready', checks });
     const reason = failed.map(([name, result]) => `${name}: ${result}`).join('; ');
     json(res, 503, { status: 'not ready', reason, checks });
   });
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, isPublic: boolean) => {
     let path: string;
     try {
       path = new URL(req.url ?? '/', 'http://localhost').pathname;
     } catch {
       return json(res, 400, { error: 'bad request' });
+    }
+    if (isPublic) {
+      publicRequests.add(req);
+      if (internal.has(path)) {
+        const token = internal.get(path);
+        // Without a token the route does not exist here, whatever the method.
+        if (token === undefined) return json(res, 404, { error: 'not found' });
+        if (!hasBearer(req, token)) {
+          res.writeHead(401, {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+            'www-authenticate': 'Bearer',
+          });
+          return void res.end(JSON.stringify({ error: 'unauthorized' }));
+        }
+      }
     }
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const handler = routes.get(`${method} ${path}`);
@@ -82,8 +134,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   return {
     mount,
-    async listen(port, host) {
-      const server = createServer(handle);
+    async listen(port, host, listenOptions) {
+      const isPublic = !listenOptions?.internal && !(host !== undefined && isLoopback(host));
+      const server = createServer((req, res) => handle(req, res, isPublic));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
