@@ -127,7 +127,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         'mcp.json lists tools this MCP server does not have',
       );
     }
-    return offered.map((info) => toCoreTool(name, info, call));
+    return offered.map((info) => toCoreTool(name, info, call, options.redact));
   }
 
   async function connect(): Promise<void> {

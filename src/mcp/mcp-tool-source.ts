@@ -27,10 +27,23 @@ export interface McpToolSource extends ToolSource {
   close(): Promise<void>;
 }
 
-/** Creates the MCP tool source; servers connect on `start`, and reconnect on their own after failures. */
+/** The tools offered at one version, and the names each server has among them. */
+interface Snapshot {
+  version: number;
+  tools: readonly Tool[];
+  byServer: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * Creates the MCP tool source; servers connect on `start`, and reconnect on their own after failures. Two
+ * tools offered under one name (`a`'s `b__c` and `a__b`'s `c`, or `x.y` and `x_y` of one server): the one
+ * of the server listed first in mcp.json (then listed first by the server) is kept, the other skipped with
+ * a warning. A built-in's name cannot be taken: every MCP tool's name has its server's prefix.
+ */
 export function createMcpToolSource(options: McpToolSourceOptions): McpToolSource {
   let version = 0;
-  let snapshot: { version: number; tools: readonly Tool[] } | undefined;
+  let snapshot: Snapshot | undefined;
+  const warned = new Set<string>();
   const servers: McpServer[] = options.servers.map((config) =>
     createMcpServer({
       config,
@@ -44,24 +57,47 @@ export function createMcpToolSource(options: McpToolSourceOptions): McpToolSourc
       },
     }),
   );
-  return {
-    current() {
-      if (snapshot?.version !== version) {
-        snapshot = { version, tools: servers.flatMap((s) => s.tools()) };
+  const take = (): Snapshot => {
+    if (snapshot?.version === version) return snapshot;
+    const owners = new Map<string, string>();
+    const tools: Tool[] = [];
+    const byServer = new Map<string, string[]>();
+    for (const server of servers) {
+      const names: string[] = [];
+      for (const tool of server.tools()) {
+        const owner = owners.get(tool.name);
+        if (owner === undefined) {
+          owners.set(tool.name, server.name);
+          tools.push(tool);
+          names.push(tool.name);
+        } else if (!warned.has(`${server.name}\n${tool.name}`)) {
+          warned.add(`${server.name}\n${tool.name}`);
+          options.logger.warn(
+            { mcpServer: server.name, offeredAs: tool.name, keptFrom: owner },
+            'an MCP tool has the same name as one offered before it; it is skipped',
+          );
+        }
       }
-      return snapshot.tools;
-    },
+      byServer.set(server.name, names);
+    }
+    snapshot = { version, tools, byServer };
+    return snapshot;
+  };
+  return {
+    current: () => take().tools,
     version: () => version,
-    groups: () =>
-      servers.map(
+    groups: () => {
+      const { byServer } = take();
+      return servers.map(
         (s): ToolGroup => ({
           name: s.name,
           kind: 'mcp',
           state: s.state(),
-          tools: s.tools().map((t) => t.name),
+          tools: byServer.get(s.name) ?? [],
           problem: s.problem(),
         }),
-      ),
+      );
+    },
     async start() {
       await Promise.all(servers.map((s) => s.start()));
     },

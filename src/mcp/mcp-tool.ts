@@ -4,6 +4,10 @@ import type { Tool, ToolContext, ToolOutput } from '../core/tools/define-tool.js
 
 /** Longest tool name the model APIs take. */
 const MAX_NAME = 64;
+/** Longest description of a server's tool the model is shown; a longer one is cut. */
+export const MAX_DESCRIPTION_CHARS = 2048;
+/** Control characters but tab and newline: C0, DEL and C1 (terminal escapes, NULs, bells). */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** Calls one tool of a server by its name there; throws ToolError for anything the model should read. */
 export type McpCall = (
@@ -20,17 +24,47 @@ export function mcpToolName(server: string, tool: string): string {
 /**
  * A server's tool as a core tool: its JSON schema goes to the model as is, and the server checks the
  * input itself (its complaint comes back as the Observation), so the core only checks it is an object.
+ * What the server wrote is text it chose: secrets (`redact`) come out of the name, the description and
+ * the schema, control characters out of the description, which is cut to 2 KB.
  */
-export function toCoreTool(server: string, info: McpToolInfo, call: McpCall): Tool<Record<string, unknown>> {
-  const { $schema: _ignored, ...schema } = info.inputSchema as Record<string, unknown>;
+export function toCoreTool(
+  server: string,
+  info: McpToolInfo,
+  call: McpCall,
+  redact: (text: string) => string = (text) => text,
+): Tool<Record<string, unknown>> {
+  const { $schema: _ignored, ...schema } = redactStrings(info.inputSchema, redact) as Record<string, unknown>;
   const parameters = { ...schema, type: 'object', properties: schema.properties ?? {} };
-  const description = info.description?.trim() || info.title || `The ${info.name} tool of ${server}.`;
+  const description =
+    clean(info.description ?? '', redact) ||
+    clean(info.title ?? '', redact) ||
+    clean(`The ${info.name} tool of ${server}.`, redact);
   return {
-    name: mcpToolName(server, info.name),
+    name: mcpToolName(server, redact(info.name)),
     description,
     schema: z.record(z.string(), z.unknown()),
     parameters,
     execute: async (input, context) => (await call(info.name, input, context)).text,
     executeWithImages: (input, context) => call(info.name, input, context),
   };
+}
+
+/** Control characters out first (they could split a secret), then secrets, then the cut. */
+function clean(text: string, redact: (text: string) => string): string {
+  const plain = redact(text.replace(CONTROL, '')).trim();
+  if (plain.length <= MAX_DESCRIPTION_CHARS) return plain;
+  const cut = plain.slice(0, MAX_DESCRIPTION_CHARS - 1);
+  return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
+
+/** Every key and string of a JSON value, redacted. */
+function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactStrings(item, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [redact(key), redactStrings(item, redact)]),
+    );
+  }
+  return value;
 }
