@@ -21,22 +21,48 @@ export interface Reply {
   headers: Headers;
 }
 
+/** `/api/events` answered with something other than a stream. */
+export class EventsRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+  ) {
+    super(`events: status ${status}`);
+  }
+}
+
 /** A browser without the page: a cookie jar, JSON requests and the event stream. */
 export class WebClient {
   readonly cookies = new Map<string, string>();
+  /** Headers sent with every request (e.g. X-Forwarded-For, to stand for another client behind a proxy). */
+  readonly sendHeaders: Record<string, string> = {};
   constructor(readonly base: string) {}
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    return { ...(cookie ? { cookie } : {}), ...extra };
+    return { ...this.sendHeaders, ...(cookie ? { cookie } : {}), ...extra };
   }
 
-  private keep(res: Response): void {
+  /** Keeps the cookies a response sets, and drops those it expires (Max-Age=0), as a browser does. */
+  keep(res: Response): void {
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const at = pair!.indexOf('=');
-      this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+      const name = pair!.slice(0, at);
+      if (/;\s*Max-Age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, pair!.slice(at + 1));
     }
+  }
+
+  /** A GET that does not follow redirects: what a browser is sent to next, and the cookies set on the way. */
+  async visit(url: string | URL): Promise<{ status: number; location: string | undefined }> {
+    const target = new URL(url, this.base);
+    const sameSite = target.origin === new URL(this.base).origin;
+    const res = await fetch(target, { redirect: 'manual', headers: sameSite ? this.headers() : {} });
+    if (sameSite) this.keep(res);
+    await res.arrayBuffer();
+    const location = res.headers.get('location') ?? undefined;
+    return { status: res.status, location: location && new URL(location, target).toString() };
   }
 
   /** GETs (no body) or POSTs JSON; resolves with the status and the parsed body (null when empty). */
@@ -59,7 +85,10 @@ export class WebClient {
       signal: controller.signal,
     });
     this.keep(res);
-    if (res.status !== 200 || !res.body) throw new Error(`events: status ${res.status}`);
+    if (res.status !== 200 || !res.body) {
+      controller.abort();
+      throw new EventsRefused(res.status, res.headers);
+    }
     const events: ReceivedEvent[] = [];
     void (async () => {
       const decoder = new TextDecoder();

@@ -6,6 +6,9 @@ import type { FakeOpenAIOptions } from '../../fakes/openai-server.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 import { type EventFeed, WebClient } from './web-client.js';
 
+/** A WEB_CHAT_TOKEN long enough for start-up (24+ characters). */
+export const TOKEN = 'correct-horse-battery-staple-42';
+
 /** The real core, the shared HTTP server on a free loopback port, and the web adapter on it. */
 export interface WebBed {
   test: TestCore;
