@@ -180,9 +180,12 @@ function splitUrlTail(text: string): [string, string] {
   return [text.slice(0, end), text.slice(end)];
 }
 
-/** The URL escaped for `<url|text>`, or undefined when it is not a web or mail link or would break the markup. */
+/**
+ * The URL escaped for `<url|text>`, or undefined when it is not a web or mail link, names no address
+ * (a bare `https://`) or would break the markup.
+ */
 function safeUrl(url: string): string | undefined {
-  if (!/^(?:https?:\/\/|mailto:)/i.test(url) || /[|<>\s]/.test(url)) return undefined;
+  if (!/^(?:https?:\/\/|mailto:)[^|<>\s]+$/i.test(url)) return undefined;
   return url.replace(/&/g, '&amp;');
 }
 

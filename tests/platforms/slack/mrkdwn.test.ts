@@ -50,6 +50,32 @@ describe('markdownToMrkdwn', () => {
     expect(markdownToMrkdwn('[x](javascript:alert(1))')).toBe('[x](javascript:alert(1))');
     expect(markdownToMrkdwn('[x](https://a.b/c|d)')).toBe('[x](https://a.b/c|d)');
   });
+
+  it.each([
+    [
+      'the web chat’s nested-link attack: one link, to the whole address, which Slack shows',
+      'https://evil.example/[x](https://b.example/onmouseover=alert(1)//)',
+      '<https://evil.example/[x](https://b.example/onmouseover=alert(1)//)>',
+    ],
+    ['a special as a link’s label', '[<!here>](https://a.example/)', '<https://a.example/|&lt;!here&gt;>'],
+    [
+      'a mention after a "|" in a label',
+      '[x|<@U123>](https://a.example/)',
+      '<https://a.example/|x¦&lt;@U123&gt;>',
+    ],
+    ['a special right after a URL', 'https://a.example/<!channel>', '<https://a.example/>&lt;!channel&gt;'],
+    ['Slack’s own link syntax', '<https://a.example|click> here', '&lt;https://a.example|click&gt; here'],
+    [
+      'a link inside Slack’s link syntax',
+      '<https://a.example/|<!here>>',
+      '&lt;https://a.example/|&lt;!here&gt;&gt;',
+    ],
+    ['a link to another scheme', '[x](slack://channel?id=C1)', '[x](slack://channel?id=C1)'],
+    ['a link to no address', '[x](https://)', '[x](https://)'],
+    ['a bare scheme', 'see https://).', 'see https://).'],
+  ])('forges no Slack markup from %s', (_name, markdown, mrkdwn) => {
+    expect(markdownToMrkdwn(markdown)).toBe(mrkdwn);
+  });
 });
 
 describe('markdownToMrkdwn on long hostile lines', () => {
