@@ -44,6 +44,8 @@ export interface ContractOptions {
 
 /** The ID the terminal harness asks as; the other platforms' askers are never named this. */
 export const CONSOLE_ASKER = 'tester';
+/** BLOCK_USERS of the refusal test: the terminal's user and the browser named CONSOLE_ASKER. */
+export const BLOCKED_PRINCIPALS = `console:${CONSOLE_ASKER},web:${CONSOLE_ASKER}`;
 
 /** What the users of a conversation see of one question. */
 export interface VisibleExchange {
@@ -134,8 +136,9 @@ export function adapterContract(name: string, createHarness: HarnessFactory, opt
     });
 
     it('refuses an asker the access lists leave out with one short reply; the model never hears of it', async () => {
-      // Discord and Slack askers are not on ALLOW_USERS; the terminal's user (an admin) is blocked by name.
-      g = await createHarness({ ALLOW_USERS: 'U0SOMEONEELSE', BLOCK_USERS: CONSOLE_ASKER });
+      // Discord and Slack askers are not on ALLOW_USERS; the terminal's user (an admin) and the web chat's
+      // browser are blocked as principals of their own surface.
+      g = await createHarness({ ALLOW_USERS: 'U0SOMEONEELSE', BLOCK_USERS: BLOCKED_PRINCIPALS });
       g.model.script({ content: 'This must never be asked for.' });
       const seen = await g.ask('may I ask something?');
       expect(seen.answer).toContain(WORDING.refused);
