@@ -40,7 +40,7 @@ describe('Discord: who may ask', () => {
     const token = await bed.command('usage', { roles: [FAKE_ROLES.manager] });
     const report = bed.discord.original(token)?.content ?? '';
     expect(report).toMatch(/You this month: 3 questions/);
-    expect(report).toMatch(/Top users this month:\n {2}1\. \d+: 3 questions/);
+    expect(report).toMatch(/Top users this month:\n {2}1\. discord:\d+: 3 questions/);
   });
 
   it('limits everyone else, saying when the next question will be taken', async () => {
