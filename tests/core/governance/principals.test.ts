@@ -107,3 +107,38 @@ describe('principals: a person is bound to the surface that proved them', () => 
     });
   });
 });
+
+describe('log lines about people', () => {
+  let t: TestCore | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('carry hostile names and IDs as escaped JSON fields, never in the message text', async () => {
+    t = await startTestCore(
+      { BLOCK_USERS: 'web:blocked', RATE_LIMIT_USER: '1/hour' },
+      {},
+      { captureLogs: true },
+    );
+    t.fake.script({ content: 'fine' });
+    const hostile = 'x"}\n{"level":60,"msg":"forged';
+    const asker = { ...browserCalling('blocked'), userId: hostile };
+    await t.core.assistant.ask({ key: 'web:a', author: hostile, text: hostile, asker }, () => undefined);
+    const other = { ...browserCalling(`ok${hostile}`) };
+    await t.core.assistant.ask(
+      { key: 'web:b', author: hostile, text: hostile, asker: other },
+      () => undefined,
+    );
+    await t.core.assistant.ask(
+      { key: 'web:b', author: hostile, text: hostile, asker: other },
+      () => undefined,
+    );
+    const lines = t.logs.join('').split('\n').filter(Boolean);
+    const parsed = lines.map((line) => JSON.parse(line) as { level: number; msg: string; user?: string });
+    expect(parsed.some((l) => l.level === 60)).toBe(false);
+    expect(parsed.find((l) => l.msg === 'refused a question')?.user).toBe('web:blocked');
+    expect(parsed.find((l) => l.msg === 'limited a question')?.user).toBe(`web:ok${hostile}`);
+    for (const line of parsed) expect(line.msg).not.toContain('forged');
+  });
+});
