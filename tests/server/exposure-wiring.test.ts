@@ -35,7 +35,10 @@ describe('the bot on a public PORT with a HEALTH_PORT', { timeout: 90_000 }, () 
       HEALTH_PORT: String(healthPort),
       METRICS_TOKEN,
     });
-    const exited = () => bot!.child.exitCode !== null;
+    const exited = () => {
+      if (bot!.child.exitCode === null) return false;
+      throw new Error(`the bot exited: ${bot!.stderr()}`);
+    };
     const publicUrl = `http://127.0.0.1:${port}`;
     const healthUrl = `http://127.0.0.1:${healthPort}`;
     const detailed = await waitForHttp(`${healthUrl}/readyz`, (status) => status === 200, {
