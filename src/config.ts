@@ -95,6 +95,31 @@ const suggestedPrompts = z
     }
     return prompts;
   });
+/** `model@base_url` entries: further endpoints tried in order when the one before is unavailable. */
+const fallbackList = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const entries = text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const endpoints: { model: string; baseURL: string }[] = [];
+    for (const entry of entries) {
+      const at = entry.indexOf('@');
+      const model = at < 0 ? '' : entry.slice(0, at).trim();
+      const baseURL = at < 0 ? '' : entry.slice(at + 1).trim();
+      if (!model || !z.url({ protocol: /^https?$/ }).safeParse(baseURL).success) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${entry}" is not model@base_url (e.g. qwen2.5@http://localhost:11434/v1)`,
+        });
+        return z.NEVER;
+      }
+      endpoints.push({ model, baseURL });
+    }
+    return endpoints;
+  });
 const price = z.coerce.number().min(0).optional();
 const globList = (fallback: string) =>
   z
@@ -123,6 +148,10 @@ const schema = z.object({
     .default('auto')
     .transform((v) => (v === 'auto' ? v : ['true', '1', 'yes', 'on'].includes(v))),
   SUMMARY_MODEL: optionalText,
+  LLM_FALLBACK: fallbackList,
+  LLM_FALLBACK_KEYS: optionalText,
+  LLM_FALLBACK_AFTER_MS: int(30_000, 0),
+  LLM_FALLBACK_COOLDOWN_MS: int(60_000, 0),
   LLM_VISION: bool(false),
 
   // Agent
@@ -267,6 +296,7 @@ export type Config = Omit<z.output<typeof schema>, 'WEB_AUTH'> & { WEB_AUTH: Web
 /** Names of the settings whose values are secrets: never logged, never shown. */
 export const SECRET_KEYS = [
   'OPENAI_API_KEY',
+  'LLM_FALLBACK_KEYS',
   'TAVILY_API_KEY',
   'DISCORD_TOKEN',
   'SLACK_BOT_TOKEN',
