@@ -123,7 +123,7 @@ export async function startSlackHarness(
       http,
       rateLimited: (platform) => rateLimits.push(platform),
     });
-    const port = await http.listen(0);
+    const port = await http.listen(0, '127.0.0.1');
     try {
       await adapter.start();
     } catch (err) {
