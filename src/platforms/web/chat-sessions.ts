@@ -27,14 +27,17 @@ export interface ChatSessions {
 /** Pages watching a conversation at once (tabs); the oldest is disconnected past this. */
 export const MAX_CLIENTS_PER_CHAT = 8;
 
-/** Holds at most `max` sessions, beyond which the least recently used idle ones are dropped. */
+/**
+ * Holds at most `max` sessions (MAX_SESSIONS), beyond which the least recently used idle ones are dropped;
+ * the one just asked for is kept, busy or not (it is about to be used).
+ */
 export function createChatSessions(max: number): ChatSessions {
   const sessions = new Map<string, ChatSession>();
   const busy = (s: ChatSession) => s.stop !== undefined || s.clients.size > 0;
-  const evict = () => {
+  const evict = (keep: string) => {
     for (const session of sessions.values()) {
       if (sessions.size <= max) return;
-      if (!busy(session)) sessions.delete(session.key);
+      if (!busy(session) && session.key !== keep) sessions.delete(session.key);
     }
   };
   return {
@@ -43,7 +46,7 @@ export function createChatSessions(max: number): ChatSessions {
       if (session) sessions.delete(key);
       session ??= { key, run: undefined, stop: undefined, clients: new Set() };
       sessions.set(key, session);
-      evict();
+      evict(key);
       return session;
     },
     all: () => sessions.values(),

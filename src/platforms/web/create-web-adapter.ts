@@ -4,24 +4,32 @@ import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { AUTH_COOKIE, createTokenGate } from './access-token.js';
-import { webAsker } from './asker.js';
+import { createBackoff } from './backoff.js';
 import { createChatSessions, MAX_CLIENTS_PER_CHAT } from './chat-sessions.js';
+import { clientAddress } from './client-address.js';
 import { runCommand } from './commands.js';
 import { conversationSnapshot } from './conversation.js';
-import { cookie, readCookies } from './cookies.js';
+import { cookie, readCookies, secureCookies } from './cookies.js';
 import { openEventStream } from './event-stream.js';
-import { CHAT_COOKIE, chatKey, type Identity, identify, newId } from './identity.js';
+import { chatKey, createIdentities } from './identity.js';
+import { isLoopback } from './loopback.js';
 import { reply } from './replies.js';
 import { readJson } from './request-body.js';
 import { hostAllowed, sameOrigin } from './request-guard.js';
+import { createSealer } from './sealed.js';
 import { SECURITY_HEADERS } from './security-headers.js';
+import { createSignInProvider } from './sign-in/create-provider.js';
+import { mountSignIn } from './sign-in/routes.js';
+import { createSessionCookies } from './sign-in/session.js';
 import { startRun } from './start-run.js';
 import { mountStaticFiles } from './static-files.js';
+import { createStreamCaps } from './stream-caps.js';
+import { createWebGate, type Visitor } from './web-gate.js';
 
 /** The longest question the page sends. */
 export const MAX_QUESTION_CHARS = 8000;
-/** Conversations whose latest run is kept for reconnecting pages; idle ones beyond are forgotten. */
-const MAX_SESSIONS = 1000;
+/** How long a refused event stream is told to wait before trying again. */
+const STREAM_RETRY_SECONDS = 5;
 
 const askBody = z.object({ text: z.string().trim().min(1, 'empty question').max(MAX_QUESTION_CHARS) });
 const loginBody = z.object({ token: z.string().max(1000) });
@@ -37,74 +45,140 @@ export interface WebAdapter extends PlatformAdapter {
 export interface WebAdapterOptions {
   /** Where the page's address is announced at start (default: standard output). */
   announce?: (line: string) => void;
+  /** The clock of the token backoff and cookie expiry (tests move it). */
+  now?: () => number;
 }
 
-type Handler = (req: IncomingMessage, res: ServerResponse, who: Identity) => Promise<void> | void;
+/** A request's context once let in. */
+interface Context {
+  visitor: Visitor;
+  address: string;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void> | void;
 
 /**
- * The web chat on the shared HTTP server: the page at `/`, its files, and a small JSON API with
- * server-sent events. Each browser has an ID (limits and usage) and a current conversation (memory key
- * `web:<chat>`), both in HttpOnly cookies; with WEB_CHAT_TOKEN the page asks for the token first.
+ * The web chat on the shared HTTP server: the page at `/`, its files, a small JSON API with server-sent
+ * events, and (WEB_AUTH=slack|discord) sign-in. Who asks is decided by WEB_AUTH (see web-gate.ts): a
+ * signed-in Slack or Discord person, or a browser let in by the token (or, on loopback only, by nothing),
+ * whose ID the server mints and seals. The current conversation (memory key `web:<chat>`) is a sealed
+ * cookie bound to its owner.
  */
 export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions = {}): WebAdapter {
   const { config, assistant, http } = deps;
+  const now = options.now ?? Date.now;
   const logger = deps.logger.child({ platform: 'web' });
-  const gate = createTokenGate(config.WEB_CHAT_TOKEN);
-  const sessions = createChatSessions(MAX_SESSIONS);
+  const localOnly = config.WEB_AUTH === 'none';
+  const cookieOptions = { secure: secureCookies(config.WEB_PUBLIC_URL, isLoopback(config.WEB_HOST)) };
+  const sealer = createSealer(config.WEB_SESSION_SECRET, now);
+  const identities = createIdentities(sealer, cookieOptions);
+  const sessionCookies = createSessionCookies(sealer, cookieOptions);
+  const token = createTokenGate(config.WEB_AUTH === 'token' ? config.WEB_CHAT_TOKEN : undefined);
+  const provider = createSignInProvider(config);
+  const gate = createWebGate({
+    mode: config.WEB_AUTH,
+    identities,
+    token,
+    sessions: sessionCookies,
+    provider,
+  });
+  const guesses = createBackoff({ now });
+  const streams = createStreamCaps(config.WEB_MAX_STREAMS);
+  const sessions = createChatSessions(config.MAX_SESSIONS);
   const work = createWorkTracker(logger);
   let started = false;
   let stopping = false;
   let stopped: Promise<void> | undefined;
 
-  /** Common checks of every API request; `open` routes skip the token (they are how it is given). */
-  const api = (handler: Handler, { open = false } = {}) => {
+  const address = (req: IncomingMessage) => clientAddress(req, config.WEB_TRUST_PROXY);
+  const guard = (req: IncomingMessage) => hostAllowed(req, !localOnly);
+
+  /** Common checks of every API request, then who asks; unknown visitors are told how to get in (401). */
+  const api = (handler: Handler) => {
     return async (req: IncomingMessage, res: ServerResponse) => {
       if (!started) return reply(res, 503, { error: 'starting' });
-      if (!hostAllowed(req, gate.required)) return reply(res, 403, { error: 'unknown host' });
+      if (!guard(req)) return reply(res, 403, { error: 'unknown host' });
       if (req.method === 'POST' && !sameOrigin(req)) return reply(res, 403, { error: 'cross-origin' });
-      const cookies = readCookies(req);
-      const who = identify(cookies);
-      if (who.setCookies.length > 0) res.setHeader('set-cookie', who.setCookies);
-      if (!open && !gate.admits(cookies.get(AUTH_COOKIE))) return reply(res, 401, { token: 'needed' });
-      await handler(req, res, who);
+      const setCookies: string[] = [];
+      const from = address(req);
+      const visitor = gate.admit(readCookies(req), from, setCookies);
+      if (setCookies.length > 0) res.setHeader('set-cookie', setCookies);
+      if (!visitor) return reply(res, 401, gate.challenge);
+      await handler(req, res, { visitor, address: from });
     };
   };
 
-  mountStaticFiles(http, (req) => hostAllowed(req, gate.required));
+  mountStaticFiles(http, guard);
+  if (provider && config.WEB_PUBLIC_URL) {
+    mountSignIn(http, {
+      provider,
+      sessions: sessionCookies,
+      identities,
+      publicUrl: config.WEB_PUBLIC_URL,
+      logger,
+      serving: () => started && !stopping,
+    });
+  }
 
   http.mount(
     'GET',
     '/api/session',
-    api((_req, res) => reply(res, 200, { ok: true })),
-  );
-
-  http.mount(
-    'POST',
-    '/api/login',
-    api(
-      async (req, res) => {
-        const body = await readJson(req, loginBody);
-        if (!body.ok) return reply(res, body.status, { error: body.error });
-        if (!gate.required) return reply(res, 204);
-        const proof = gate.check(body.value.token);
-        if (!proof) {
-          logger.info('a wrong web chat token was given');
-          return reply(res, 401, { error: 'That token is not right.' });
-        }
-        res.appendHeader('set-cookie', cookie(AUTH_COOKIE, proof));
-        reply(res, 204);
-      },
-      { open: true },
+    api((_req, res, { visitor }) =>
+      reply(res, 200, {
+        ok: true,
+        auth: gate.mode,
+        ...(visitor.name ? { user: { name: visitor.name } } : {}),
+      }),
     ),
   );
+
+  http.mount('POST', '/api/login', async (req, res) => {
+    if (!started) return reply(res, 503, { error: 'starting' });
+    if (!guard(req)) return reply(res, 403, { error: 'unknown host' });
+    if (!sameOrigin(req)) return reply(res, 403, { error: 'cross-origin' });
+    if (gate.mode === 'none') return reply(res, 204);
+    if (gate.mode !== 'token') return reply(res, 404, { error: 'sign in instead' });
+    const from = address(req);
+    const wait = guesses.wait(from);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      req.resume();
+      return reply(
+        res,
+        429,
+        { error: `Too many wrong tokens; try again in ${seconds} s.`, retryAfter: seconds },
+        { 'retry-after': String(seconds) },
+      );
+    }
+    const body = await readJson(req, loginBody);
+    if (!body.ok) return reply(res, body.status, { error: body.error });
+    const proof = token.check(body.value.token);
+    if (!proof) {
+      guesses.fail(from);
+      logger.info({ address: from }, 'a wrong web chat token was given');
+      return reply(res, 401, { error: 'That token is not right.' });
+    }
+    guesses.succeed(from);
+    reply(res, 204, undefined, { 'set-cookie': [cookie(AUTH_COOKIE, proof, cookieOptions)] });
+  });
 
   http.mount(
     'GET',
     '/api/events',
-    api(async (req, res, who) => {
+    api(async (req, res, { visitor, address: from }) => {
       if (stopping) return reply(res, 503, { error: WORDING.shuttingDown });
-      const session = sessions.get(chatKey(who.chat));
+      const release = streams.take(from);
+      if (!release) {
+        return reply(
+          res,
+          429,
+          { error: 'Too many open chats from here; close some tabs.' },
+          { 'retry-after': String(STREAM_RETRY_SECONDS) },
+        );
+      }
+      const session = sessions.get(chatKey(visitor.chat));
       const stream = openEventStream(req, res, SECURITY_HEADERS);
+      stream.onClose(release);
       if (session.clients.size >= MAX_CLIENTS_PER_CHAT) session.clients.values().next().value?.close();
       session.clients.add(stream);
       stream.onClose(() => session.clients.delete(stream));
@@ -124,11 +198,11 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   http.mount(
     'POST',
     '/api/ask',
-    api(async (req, res, who) => {
+    api(async (req, res, { visitor }) => {
       const body = await readJson(req, askBody);
       if (!body.ok) return reply(res, body.status, { error: body.error });
-      const key = chatKey(who.chat);
-      const asker = webAsker(who.browser);
+      const key = chatKey(visitor.chat);
+      const { asker } = visitor;
       const command = await runCommand(body.value.text, { assistant, asker, key, logger });
       const session = sessions.get(key);
       if (command) {
@@ -145,8 +219,8 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   http.mount(
     'POST',
     '/api/stop',
-    api((_req, res, who) => {
-      sessions.get(chatKey(who.chat)).stop?.abort();
+    api((_req, res, { visitor }) => {
+      sessions.get(chatKey(visitor.chat)).stop?.abort();
       reply(res, 204);
     }),
   );
@@ -154,8 +228,8 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   http.mount(
     'POST',
     '/api/new-chat',
-    api((_req, res) => {
-      res.appendHeader('set-cookie', cookie(CHAT_COOKIE, newId()));
+    api((_req, res, { visitor }) => {
+      res.appendHeader('set-cookie', identities.newChat(visitor.owner));
       reply(res, 204);
     }),
   );
@@ -174,7 +248,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       const where =
         config.PORT === 0 ? 'on the port the log names' : `at ${pageUrl(config.WEB_HOST, config.PORT)}`;
       (options.announce ?? ((line) => process.stdout.write(`${line}\n`)))(`thinkthread: web chat ${where}`);
-      logger.info({ host: config.WEB_HOST, port: config.PORT, token: gate.required }, 'web chat ready');
+      logger.info({ host: config.WEB_HOST, port: config.PORT, auth: config.WEB_AUTH }, 'web chat ready');
     },
     stop: () => {
       stopped ??= stop();

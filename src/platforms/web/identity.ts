@@ -1,37 +1,60 @@
 import { randomBytes } from 'node:crypto';
-import { cookie } from './cookies.js';
+import { type CookieOptions, cookie } from './cookies.js';
+import type { Sealer } from './sealed.js';
 
-/** The cookie naming the browser: what limits, budgets and usage records are keyed by. */
+/** The cookie naming the browser (sealed by the server): what a token or local user's limits are keyed by. */
 export const BROWSER_COOKIE = 'tt_browser';
-/** The cookie naming the browser's current conversation: its memory key is `web:<chat>`. */
+/** The cookie naming the browser's current conversation (sealed, bound to its owner): memory key `web:<chat>`. */
 export const CHAT_COOKIE = 'tt_chat';
 
-/** A well-formed browser or chat ID (what we issue is 22 characters of base64url). */
-const ID = /^[A-Za-z0-9_-]{6,64}$/;
-
-/** Who a request comes from, and the cookies to set when an ID was issued just now. */
-export interface Identity {
-  browser: string;
-  chat: string;
-  setCookies: string[];
-}
+const YEAR_SECONDS = 31_536_000;
 
 /** A fresh random ID, unguessable (128 bits). */
 export function newId(): string {
   return randomBytes(16).toString('base64url');
 }
 
-/** The request's browser and chat IDs, issuing new ones where the cookies lack a valid one. */
-export function identify(cookies: ReadonlyMap<string, string>): Identity {
-  const setCookies: string[] = [];
-  const idFrom = (name: string) => {
-    const given = cookies.get(name);
-    if (given !== undefined && ID.test(given)) return given;
+/** An ID read from a cookie, and the cookie to set when it was issued just now. */
+export interface Issued {
+  id: string;
+  setCookie?: string | undefined;
+}
+
+/**
+ * Browser and chat IDs, minted by the server and sealed in their cookies: a cookie the server did not seal
+ * (chosen, forged, altered, or another owner's chat) is replaced by a fresh ID, never trusted.
+ */
+export interface Identities {
+  /** The request's browser ID. */
+  browser(cookies: ReadonlyMap<string, string>): Issued;
+  /** The request's current chat, if it belongs to `owner` (a principal); else a new one. */
+  chat(cookies: ReadonlyMap<string, string>, owner: string): Issued;
+  /** A new chat for `owner`: its cookie. */
+  newChat(owner: string): string;
+}
+
+/** Identities sealed by `sealer`, their cookies set with `options`. */
+export function createIdentities(sealer: Sealer, options: CookieOptions): Identities {
+  const issue = (name: string, payload: Record<string, string>) =>
+    cookie(name, sealer.seal(name, payload, YEAR_SECONDS), { ...options, maxAgeSeconds: YEAR_SECONDS });
+  const newChat = (owner: string): Issued => {
     const id = newId();
-    setCookies.push(cookie(name, id));
-    return id;
+    return { id, setCookie: issue(CHAT_COOKIE, { c: id, o: owner }) };
   };
-  return { browser: idFrom(BROWSER_COOKIE), chat: idFrom(CHAT_COOKIE), setCookies };
+  return {
+    browser(cookies) {
+      const held = sealer.open(BROWSER_COOKIE, cookies.get(BROWSER_COOKIE))?.b;
+      if (typeof held === 'string') return { id: held };
+      const id = newId();
+      return { id, setCookie: issue(BROWSER_COOKIE, { b: id }) };
+    },
+    chat(cookies, owner) {
+      const held = sealer.open(CHAT_COOKIE, cookies.get(CHAT_COOKIE));
+      if (held && typeof held.c === 'string' && held.o === owner) return { id: held.c };
+      return newChat(owner);
+    },
+    newChat: (owner) => newChat(owner).setCookie!,
+  };
 }
 
 /** The memory key of a web conversation. */

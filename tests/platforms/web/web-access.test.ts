@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type AccessPolicy, decideAccess } from '../../../src/core/governance/access-policy.js';
 import { createTokenGate } from '../../../src/platforms/web/access-token.js';
-import { webAsker } from '../../../src/platforms/web/asker.js';
+import { signedInAsker, webAsker } from '../../../src/platforms/web/asker.js';
 import { isLoopback } from '../../../src/platforms/web/loopback.js';
 import { testConfig } from '../../helpers/config.js';
+import { TOKEN } from './web-harness.js';
 
 const closed: AccessPolicy = {
   ALLOW_USERS: ['U0SOMEONE'],
@@ -20,9 +21,34 @@ describe('who may use the web chat', () => {
     expect(await decideAccess(closed, webAsker('browser-1'))).toEqual({ allowed: true });
   });
 
-  it('still refuses a browser named in BLOCK_USERS', async () => {
-    const decision = await decideAccess({ ...closed, BLOCK_USERS: ['browser-1'] }, webAsker('browser-1'));
+  it('still refuses a browser named in BLOCK_USERS (as web:<id>; a bare ID names Slack or Discord people only)', async () => {
+    const decision = await decideAccess({ ...closed, BLOCK_USERS: ['web:browser-1'] }, webAsker('browser-1'));
     expect(decision).toEqual({ allowed: false, rule: 'BLOCK_USERS' });
+    expect(await decideAccess({ ...closed, BLOCK_USERS: ['browser-1'] }, webAsker('browser-1'))).toEqual({
+      allowed: true,
+    });
+  });
+
+  it('counts a token browser’s client address too, so a fresh cookie is not a fresh allowance', () => {
+    expect(webAsker('browser-1', '203.0.113.7')).toMatchObject({
+      principal: 'web:browser-1',
+      origin: 'addr:203.0.113.7',
+    });
+    expect(webAsker('browser-1').origin).toBeUndefined();
+  });
+
+  it('makes a signed-in user the Slack or Discord principal, under the allow lists like anyone there', async () => {
+    const asker = signedInAsker({
+      principal: 'slack:T0TEAM:U0SOMEONE',
+      userId: 'U0SOMEONE',
+      name: 'Someone',
+    });
+    expect(asker).toMatchObject({ platform: 'web', principal: 'slack:T0TEAM:U0SOMEONE', dm: true });
+    expect(asker.platformGated).toBeUndefined();
+    expect(await decideAccess({ ...closed, ALLOW_DMS: true }, asker)).toEqual({ allowed: true });
+    expect(await decideAccess({ ...closed, ALLOW_USERS: ['U0NOBODY'] }, asker)).toMatchObject({
+      allowed: false,
+    });
   });
 
   it('keeps the allow lists for every other asker', async () => {
@@ -62,11 +88,14 @@ describe('binding the web chat', () => {
 
   it('refuses to start beyond loopback without a token, saying what to set', () => {
     expect(() => testConfig({ WEB_CHAT: 'true', WEB_HOST: '0.0.0.0' })).toThrow(
-      /WEB_CHAT_TOKEN: required .*WEB_HOST=0\.0\.0\.0/,
+      /WEB_AUTH: .*WEB_HOST=0\.0\.0\.0/,
     );
-    expect(
-      testConfig({ WEB_CHAT: 'true', WEB_HOST: '0.0.0.0', WEB_CHAT_TOKEN: 'a-long-token' }).WEB_HOST,
-    ).toBe('0.0.0.0');
+    expect(() =>
+      testConfig({ WEB_CHAT: 'true', WEB_HOST: '0.0.0.0', WEB_CHAT_TOKEN: 'short-token' }),
+    ).toThrow(/WEB_CHAT_TOKEN: must be at least 24 characters/);
+    expect(testConfig({ WEB_CHAT: 'true', WEB_HOST: '0.0.0.0', WEB_CHAT_TOKEN: TOKEN }).WEB_HOST).toBe(
+      '0.0.0.0',
+    );
     expect(testConfig({ WEB_CHAT: 'true' }).WEB_HOST).toBe('127.0.0.1');
     // Without the web chat, WEB_HOST binds nothing.
     expect(testConfig({ WEB_HOST: '0.0.0.0' }).WEB_CHAT).toBe(false);

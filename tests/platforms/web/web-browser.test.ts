@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGate } from '../../helpers/gate.js';
 import { browserTestsRun, type FreshBrowser, launchChromium } from './chromium.js';
-import { startWebBed, type WebBed } from './web-harness.js';
+import { startWebBed, TOKEN, type WebBed } from './web-harness.js';
 
 const calculatorStep = {
   content: 'I will use the calculator.',
@@ -145,14 +145,14 @@ describe.runIf(browserTestsRun())('the web chat in a real browser (Chromium)', {
   });
 
   it('asks for WEB_CHAT_TOKEN once, refusing a wrong one', async () => {
-    const page = await open({ WEB_CHAT_TOKEN: 'tok-correct-horse' });
+    const page = await open({ WEB_CHAT_TOKEN: TOKEN });
     await page.locator('#token-form').waitFor();
     expect(await page.locator('#chat').isVisible()).toBe(false);
     await page.locator('#token').fill('tok-wrong');
     await page.locator('#token').press('Enter');
     await page.locator('#token-error', { hasText: 'That token is not right.' }).waitFor();
 
-    await page.locator('#token').fill('tok-correct-horse');
+    await page.locator('#token').fill(TOKEN);
     await page.getByRole('button', { name: 'Open the chat' }).click();
     await page.locator('#chat').waitFor();
     bed!.test.fake.script({ content: 'Hello there.' });
@@ -162,7 +162,7 @@ describe.runIf(browserTestsRun())('the web chat in a real browser (Chromium)', {
     await page.reload();
     await page.locator('#chat li.exchange').waitFor();
     expect(await page.locator('#token-form').isVisible()).toBe(false);
-    expect(await page.content()).not.toContain('tok-correct-horse');
+    expect(await page.content()).not.toContain(TOKEN);
   });
 
   it('fits a phone-sized screen: nothing wider than it', async () => {

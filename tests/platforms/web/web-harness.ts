@@ -22,13 +22,14 @@ export interface WebBed {
 export async function startWebBed(
   env: Record<string, string> = {},
   fake: FakeOpenAIOptions = {},
+  options: { now?: () => number } = {},
 ): Promise<WebBed> {
   const test = await startTestCore({ WEB_CHAT: 'true', ...env }, fake);
   const logger = createLogger({ level: 'silent', secrets: [] });
   const http = createHttpServer({ logger, readiness: () => [] });
   const adapter = createWebAdapter(
     { config: test.config, assistant: test.core.assistant, logger, http },
-    { announce: () => {} },
+    { announce: () => {}, ...options },
   );
   const port = await http.listen(0, '127.0.0.1');
   await adapter.start();

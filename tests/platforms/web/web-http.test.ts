@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
 import type { WebRun } from '../../../src/platforms/web/web-run.js';
 import { createGate } from '../../helpers/gate.js';
-import { startWebBed, type WebBed, WebUser } from './web-harness.js';
+import { startWebBed, TOKEN, type WebBed, WebUser } from './web-harness.js';
 
 const isRun = (id: unknown, phase?: string) => (e: { event: string; data: unknown }) =>
   e.event === 'run' &&
@@ -59,12 +59,21 @@ describe('the web chat over HTTP', () => {
     }
   });
 
-  it('keeps the browser and chat IDs in HttpOnly, SameSite=Strict cookies', async () => {
+  it('keeps the browser and chat IDs sealed in HttpOnly, SameSite=Strict cookies (not Secure on loopback http)', async () => {
     bed = await startWebBed();
     const session = await fetch(new URL('/api/session', bed.url));
     const cookies = session.headers.getSetCookie();
     expect(cookies.map((c) => c.split('=')[0]).sort()).toEqual(['tt_browser', 'tt_chat']);
-    for (const c of cookies) expect(c).toMatch(/^tt_\w+=[\w-]{22}; Path=\/; HttpOnly; SameSite=Strict/);
+    for (const c of cookies) {
+      expect(c).toMatch(/^tt_\w+=[\w-]{40,}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=\d+$/);
+    }
+  });
+
+  it('marks its cookies Secure when WEB_PUBLIC_URL is https', async () => {
+    bed = await startWebBed({ WEB_PUBLIC_URL: 'https://chat.example.com' });
+    const cookies = (await fetch(new URL('/api/session', bed.url))).headers.getSetCookie();
+    expect(cookies).toHaveLength(2);
+    for (const c of cookies) expect(c).toMatch(/; Secure$/);
   });
 
   it('validates and bounds what it reads', async () => {
@@ -96,17 +105,17 @@ describe('the web chat over HTTP', () => {
   });
 
   it('asks for the token before anything else, and keeps it out of every reply', async () => {
-    bed = await startWebBed({ WEB_CHAT_TOKEN: 'tok-correct-horse' });
+    bed = await startWebBed({ WEB_CHAT_TOKEN: TOKEN });
     const u = user();
     expect((await u.client.request('/api/session')).status).toBe(401);
     expect((await u.client.request('/api/ask', { text: 'hi' })).status).toBe(401);
     await expect(u.client.events()).rejects.toThrow(/401/);
     expect((await u.client.request('/api/login', { token: 'tok-wrong' })).status).toBe(401);
-    const login = await u.client.request('/api/login', { token: 'tok-correct-horse' });
+    const login = await u.client.request('/api/login', { token: TOKEN });
     expect(login.status).toBe(204);
     const cookie = login.headers.getSetCookie().find((c) => c.startsWith('tt_auth='));
     expect(cookie).toMatch(/HttpOnly; SameSite=Strict/);
-    expect(cookie).not.toContain('tok-correct-horse');
+    expect(cookie).not.toContain(TOKEN);
     expect((await u.client.request('/api/session')).status).toBe(200);
     bed.test.fake.script({ content: 'In.' });
     expect((await u.ask('hello')).answer).toBe('In.');

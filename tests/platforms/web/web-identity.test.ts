@@ -65,6 +65,38 @@ describe('the web chat’s identity cannot be chosen by the client', () => {
     expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
+  it('token mode: the wait doubles with each wrong token, and the right one is taken once it is over', async () => {
+    let clock = Date.parse('2025-01-06T12:00:00Z');
+    bed = await startWebBed({ WEB_CHAT_TOKEN: TOKEN }, {}, { now: () => clock });
+    const guesser = user();
+    const login = (token: string) => guesser.client.request('/api/login', { token });
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) expect((await login('wrong')).status).toBe(401);
+    for (let i = 0; i < 3; i++) {
+      expect((await login('wrong')).status).toBe(401);
+      const held = await login(TOKEN);
+      expect(held.status).toBe(429);
+      waits.push(Number(held.headers.get('retry-after')));
+      clock += waits.at(-1)! * 1000;
+    }
+    expect(waits).toEqual([1, 2, 4]);
+    expect((await login(TOKEN)).status).toBe(204);
+    // Proving the token forgets the failures.
+    expect((await login('wrong')).status).toBe(401);
+  });
+
+  it('token mode: another address is not held back by one guessing (behind a trusted proxy)', async () => {
+    bed = await startWebBed({ WEB_CHAT_TOKEN: TOKEN, WEB_TRUST_PROXY: 'true' });
+    const guesser = user();
+    guesser.client.sendHeaders['x-forwarded-for'] = '203.0.113.66';
+    for (let i = 0; i < 5; i++) await guesser.client.request('/api/login', { token: 'wrong' });
+    expect((await guesser.client.request('/api/login', { token: TOKEN })).status).toBe(429);
+    const other = user();
+    // The first hop is the client's to write; only the proxy's last hop counts.
+    other.client.sendHeaders['x-forwarded-for'] = '203.0.113.66, 198.51.100.9';
+    expect((await other.client.request('/api/login', { token: TOKEN })).status).toBe(204);
+  });
+
   it('opens at most 8 event streams per client address: the 9th gets 429', async () => {
     bed = await startWebBed();
     for (let i = 0; i < 8; i++) feeds.push(await new WebClient(bed.url).events());

@@ -1,0 +1,90 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../../core/logger.js';
+import type { HttpRoutes } from '../../../server/http-server.js';
+import { readCookies } from '../cookies.js';
+import type { Identities } from '../identity.js';
+import { reply } from '../replies.js';
+import { sameOrigin } from '../request-guard.js';
+import type { SignInProvider } from './provider.js';
+import type { SessionCookies } from './session.js';
+
+/** Where sign-in begins, and where the page is told to send the browser. */
+export const SIGN_IN_PATH = '/auth/sign-in';
+/** Where Slack or Discord sends the browser back: `WEB_PUBLIC_URL/auth/callback`. */
+export const CALLBACK_PATH = '/auth/callback';
+/** Signing out: a POST from the page. */
+export const SIGN_OUT_PATH = '/auth/sign-out';
+
+/** What the sign-in routes need. */
+export interface SignInDeps {
+  provider: SignInProvider;
+  sessions: SessionCookies;
+  identities: Identities;
+  /** WEB_PUBLIC_URL. */
+  publicUrl: string;
+  logger: Logger;
+  /** Whether to serve `req` at all (started, not stopping). */
+  serving(req: IncomingMessage): boolean;
+}
+
+/** The chat's page, under WEB_PUBLIC_URL. */
+export function homeUrl(publicUrl: string): URL {
+  return new URL(publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`);
+}
+
+/** The redirect URI registered with Slack or Discord. */
+export function callbackUrl(publicUrl: string): URL {
+  return new URL(CALLBACK_PATH.slice(1), homeUrl(publicUrl));
+}
+
+/** Mounts sign-in (GET, redirects to the provider), its callback (GET) and sign-out (POST). */
+export function mountSignIn(http: HttpRoutes, deps: SignInDeps): void {
+  const { provider, sessions, logger } = deps;
+  const home = homeUrl(deps.publicUrl);
+  const failed = new URL('?sign-in=failed', home).toString();
+  const redirect = (res: ServerResponse, to: string | URL, cookies: string[]) =>
+    reply(res, 302, undefined, { location: to.toString(), 'set-cookie': cookies });
+
+  http.mount('GET', SIGN_IN_PATH, async (req, res) => {
+    if (!deps.serving(req)) return reply(res, 503, { error: 'starting' });
+    try {
+      const { url, pending } = await provider.begin();
+      redirect(res, url, [sessions.issuePending(pending)]);
+    } catch (err) {
+      logger.error({ err, provider: provider.id }, 'could not begin a web sign-in');
+      redirect(res, failed, []);
+    }
+  });
+
+  http.mount('GET', CALLBACK_PATH, async (req, res) => {
+    if (!deps.serving(req)) return reply(res, 503, { error: 'starting' });
+    const pending = sessions.pending(readCookies(req));
+    const back = callbackUrl(deps.publicUrl);
+    back.search = new URL(req.url ?? '/', 'http://callback').search;
+    if (!pending || back.searchParams.has('error')) {
+      logger.info(
+        { provider: provider.id, error: back.searchParams.get('error') },
+        'a web sign-in was not completed',
+      );
+      return redirect(res, failed, [sessions.clearPending()]);
+    }
+    try {
+      const user = await provider.finish(back, pending);
+      logger.info({ provider: provider.id, user: user.principal }, 'signed in to the web chat');
+      // A new session value at every sign-in, and a new chat: nothing set before it carries over.
+      redirect(res, home, [
+        sessions.clearPending(),
+        sessions.issue(user),
+        deps.identities.newChat(user.principal),
+      ]);
+    } catch (err) {
+      logger.warn({ err, provider: provider.id }, 'a web sign-in failed');
+      redirect(res, failed, [sessions.clearPending()]);
+    }
+  });
+
+  http.mount('POST', SIGN_OUT_PATH, (req, res) => {
+    if (!sameOrigin(req)) return reply(res, 403, { error: 'cross-origin' });
+    reply(res, 204, undefined, { 'set-cookie': [sessions.clear()] });
+  });
+}
