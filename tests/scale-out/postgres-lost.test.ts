@@ -44,7 +44,9 @@ postgresSuite('Postgres lost while running', (databaseUrl) => {
       slack = await startFakeSlack({ users: { UALICE: { name: 'alice', display_name: 'Alice' } } });
       model = await startFakeOpenAI({ fallback: (r) => ({ content: `Answer to ${labelOf(r)}.` }) });
       const port = await freePort();
+      const healthPort = await freePort();
       bot = spawnBot({
+        HEALTH_PORT: String(healthPort),
         OPENAI_BASE_URL: model.url,
         DATABASE_URL: viaProxy.toString(),
         SLACK_BOT_TOKEN: 'xoxb-lost-secret-123456',
@@ -87,8 +89,19 @@ postgresSuite('Postgres lost while running', (databaseUrl) => {
         30_000,
       );
       expect(reply.text).toBe('Storage is unavailable right now; try again shortly.');
-      const notReady = await waitForHttp(`${base}/readyz`, (status) => status === 503, { timeoutMs: 30_000 });
+      // Operators read why on HEALTH_PORT; the public PORT says only that it is not ready.
+      const notReady = await waitForHttp(
+        `http://127.0.0.1:${healthPort}/readyz`,
+        (status) => status === 503,
+        {
+          timeoutMs: 30_000,
+        },
+      );
       expect(notReady.body).toContain('store');
+      const publicNotReady = await waitForHttp(`${base}/readyz`, (status) => status === 503, {
+        timeoutMs: 30_000,
+      });
+      expect(publicNotReady.body).not.toContain('store');
 
       proxy.restore();
       await waitForHttp(`${base}/readyz`, (status) => status === 200, { timeoutMs: 30_000 });
