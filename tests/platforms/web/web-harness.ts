@@ -22,16 +22,16 @@ export interface WebBed {
 export async function startWebBed(
   env: Record<string, string> = {},
   fake: FakeOpenAIOptions = {},
-  options: { now?: () => number } = {},
+  options: { now?: () => number; port?: number } = {},
 ): Promise<WebBed> {
   const test = await startTestCore({ WEB_CHAT: 'true', ...env }, fake);
   const logger = createLogger({ level: 'silent', secrets: [] });
   const http = createHttpServer({ logger, readiness: () => [] });
   const adapter = createWebAdapter(
     { config: test.config, assistant: test.core.assistant, logger, http },
-    { announce: () => {}, ...options },
+    { announce: () => {}, ...(options.now ? { now: options.now } : {}) },
   );
-  const port = await http.listen(0, '127.0.0.1');
+  const port = await http.listen(options.port ?? 0, '127.0.0.1');
   await adapter.start();
   let closed: Promise<void> | undefined;
   return {
