@@ -497,8 +497,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       roles?: readonly string[];
       /** The message this one replies to (Discord's message_reference). */
       replyTo?: FakeMessage;
-      /** Files attached, served by the fake's own CDN URL. */
-      attachments?: { filename: string; contentType?: string; content: Buffer | string }[];
+      /** Files attached, served by the fake's own CDN URL (or said to be at `url`, which the fake does not serve). */
+      attachments?: { filename: string; contentType?: string; content: Buffer | string; url?: string }[];
       /** Stores the message (for history) without dispatching it to the bot. */
       silent?: boolean;
     }) {
@@ -509,7 +509,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         const bytes = typeof file.content === 'string' ? Buffer.from(file.content) : file.content;
         const contentType = file.contentType ?? 'application/octet-stream';
         files.set(id, { contentType, content: bytes });
-        const url = `${baseUrl}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
+        const url =
+          file.url ?? `${baseUrl}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
         return {
           id,
           filename: file.filename,

@@ -59,6 +59,15 @@ export interface FakeSlackDownload {
   done: boolean;
 }
 
+/** A file the fake hosts, with how it is shared. */
+interface FakeSlackFile {
+  name: string;
+  mimetype: string;
+  content: Buffer;
+  /** Its download answers a 302 to this address instead of the bytes. */
+  redirectTo?: string | undefined;
+}
+
 /** A native stream (`chat.startStream` / `appendStream` / `stopStream`) as the fake saw it. */
 export interface FakeStream {
   state: 'streaming' | 'stopped' | 'expired';
@@ -158,7 +167,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const responses: FakeResponse[] = [];
   const overrides: ApiOverride[] = [];
   const history: FakeSlackHistoryMessage[] = [];
-  const files = new Map<string, { name: string; mimetype: string; content: Buffer }>();
+  const files = new Map<string, FakeSlackFile>();
   const downloads: FakeSlackDownload[] = [];
   const streaming: FakeStreamingBehaviour = {};
   const assistantCalls = {
@@ -288,6 +297,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       }
       case 'conversations.replies':
         return replies(args);
+      case 'files.info':
+        return fileInfo(args);
       case 'chat.postEphemeral':
         ephemerals.push(args);
         return { ok: true, message_ts: nextTs() };
@@ -326,6 +337,39 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     return { ok: true, messages: page, has_more: next !== '', response_metadata: { next_cursor: next } };
   }
 
+  /** The file object Slack's events and `files.info` carry for a hosted file. */
+  function fileObject(id: string, file: FakeSlackFile): Json {
+    return {
+      id,
+      name: file.name,
+      title: file.name,
+      mimetype: file.mimetype,
+      filetype: file.name.split('.').pop(),
+      size: file.content.length,
+      mode: 'hosted',
+      file_access: 'visible',
+      url_private: `${url}/files/${id}/${encodeURIComponent(file.name)}`,
+      url_private_download: `${url}/files/${id}/download/${encodeURIComponent(file.name)}`,
+    };
+  }
+
+  /**
+   * `files.info` as Slack documents it: `{ ok, file, comments, response_metadata }`, or `file_not_found`
+   * (docs.slack.dev/reference/methods/files.info; its machine copy, slack-ruby/slack-api-ref
+   * `docs.slack.dev/methods/files.info.json`: required argument `file`, output `file` with `id`, errors
+   * `file_not_found`, `file_deleted`, `access_denied`).
+   */
+  function fileInfo(args: Json): Json {
+    const file = files.get(String(args.file ?? ''));
+    if (!file) return { ok: false, error: 'file_not_found' };
+    return {
+      ok: true,
+      file: fileObject(args.file, file),
+      comments: [],
+      response_metadata: { next_cursor: '' },
+    };
+  }
+
   /** Streams a file in chunks, as Slack's file servers do, noting how far each download got. */
   function serveFile(id: string, req: IncomingMessage, res: ServerResponse): void {
     const file = files.get(id);
@@ -338,6 +382,12 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     }
     if (!authorized) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html>Sign in to Slack</html>');
+      download.done = true;
+      notify();
+      return;
+    }
+    if (file.redirectTo) {
+      res.writeHead(302, { location: file.redirectTo }).end();
       download.done = true;
       notify();
       return;
@@ -509,21 +559,33 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
           : undefined,
       );
     },
-    /** A file to attach to a message event: the object events carry, served at its `url_private_download`. */
-    addFile(name: string, mimetype: string, content: Buffer | string): Json {
+    /**
+     * A file to attach to a message event: the object events carry, served at its `url_private_download`.
+     * `checkFileInfo` gives the stub Slack sends in Slack Connect channels instead (no name, no URLs;
+     * `files.info` has the rest): "file_access": "check_file_info" (docs.slack.dev/reference/events/message/
+     * file_share, "Slack Connect files"; api.slack.com/apis/channels-between-orgs#check_file_info).
+     * `redirectTo` makes its download a 302 to that address.
+     */
+    addFile(
+      name: string,
+      mimetype: string,
+      content: Buffer | string,
+      options: { checkFileInfo?: boolean; redirectTo?: string } = {},
+    ): Json {
       const id = `F${String(files.size + 1).padStart(6, '0')}`;
       const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-      files.set(id, { name, mimetype, content: bytes });
-      return {
-        id,
-        name,
-        title: name,
-        mimetype,
-        filetype: name.split('.').pop(),
-        size: bytes.length,
-        url_private: `${url}/files/${id}/${encodeURIComponent(name)}`,
-        url_private_download: `${url}/files/${id}/download/${encodeURIComponent(name)}`,
-      };
+      const file: FakeSlackFile = { name, mimetype, content: bytes, redirectTo: options.redirectTo };
+      files.set(id, file);
+      if (options.checkFileInfo)
+        return {
+          id,
+          mode: 'file_access',
+          file_access: 'check_file_info',
+          created: 0,
+          timestamp: 0,
+          user: '',
+        };
+      return fileObject(id, file);
     },
     /** Adds a user `users.info` knows. */
     addUser: (id: string, user: FakeSlackUser) => users.set(id, user),

@@ -1,5 +1,6 @@
 import type { Message } from 'discord.js';
 import { downloadAll, type RemoteFile } from '../shared/download-attachment.js';
+import { discordFilePolicy } from '../shared/download-policy.js';
 import { lazy } from '../shared/lazy.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
@@ -73,7 +74,13 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
       context: lazy(() => ctx.history.read(message, key)),
       attachments:
         files.length > 0
-          ? downloadAll(files, { maxBytes: ctx.attachmentMaxBytes, signal: ctx.signal, logger: log })
+          ? downloadAll(files, {
+              maxBytes: ctx.attachmentMaxBytes,
+              signal: ctx.signal,
+              logger: log,
+              // Only Discord's CDN (and DISCORD_API_URL's host, where tests serve attachments).
+              policy: discordFilePolicy(message.client.rest.options.api),
+            })
           : undefined,
     },
     replySurface(reply, { threads: canThread(message) }),
@@ -83,7 +90,7 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   if (view.phase === 'final' && message.channel.isThread()) ctx.history.answered(key, reply.id);
 }
 
-/** The files attached to a message; Discord's attachment URLs need no token. */
+/** The files attached to a message; Discord's attachment URLs need no token, and are signed (never logged). */
 function attachedFiles(message: Message): RemoteFile[] {
   return [...message.attachments.values()].map((a) => ({
     name: a.name,

@@ -1,11 +1,11 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/logger.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
-import { downloadAll, type RemoteFile } from '../shared/download-attachment.js';
 import { lazy } from '../shared/lazy.js';
 import { WORDING } from '../shared/wording.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
 import { slackAsker } from './asker.js';
+import { downloadSlackFiles, type SlackFile } from './attached-files.js';
 import { conversationKey } from './conversation-key.js';
 import { type RunDeps, runQuestion } from './run-question.js';
 import { questionFromSlack } from './slack-text.js';
@@ -23,16 +23,6 @@ export interface IncomingMessage {
   bot_id?: string | undefined;
   edited?: unknown;
   files?: readonly SlackFile[] | undefined;
-}
-
-/** A file shared with a message, as events carry it. */
-export interface SlackFile {
-  name?: string | undefined;
-  title?: string | undefined;
-  mimetype?: string | undefined;
-  size?: number | undefined;
-  url_private?: string | undefined;
-  url_private_download?: string | undefined;
 }
 
 /** Where an event came from. */
@@ -82,7 +72,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     if (delivery.eventId) deliveries.push(`slack:event:${delivery.eventId}`);
     // A reply in a thread has a thread_ts other than its own ts; a thread's parent message does not.
     const threadTs = message.thread_ts && message.thread_ts !== message.ts ? message.thread_ts : undefined;
-    const files = downloadable(message.files, client.token);
+    const files = message.files ?? [];
     const text =
       questionFromSlack(message.text ?? '', delivery.botUserId) ||
       (files.length > 0 ? WORDING.filesOnly : '');
@@ -150,7 +140,7 @@ export function createIntake(deps: IntakeDeps): Intake {
           thread: thread ? lazy(() => deps.threads.read(client, thread)) : undefined,
           attachments:
             files.length > 0
-              ? downloadAll(files, { maxBytes: deps.attachmentMaxBytes, signal, logger })
+              ? downloadSlackFiles(files, client, { maxBytes: deps.attachmentMaxBytes, signal, logger })
               : undefined,
           onAnswered: thread ? (ts) => deps.threads.answered(key, ts) : undefined,
           arrival,
@@ -166,23 +156,6 @@ export function createIntake(deps: IntakeDeps): Intake {
       if (message.channel_type === 'im') accept(message, delivery, client);
     },
   };
-}
-
-/** The files of a message that can be fetched, with the bot token to fetch them (Slack's files need it). */
-function downloadable(files: readonly SlackFile[] | undefined, token: string | undefined): RemoteFile[] {
-  return (files ?? []).flatMap((file) => {
-    const url = file.url_private_download ?? file.url_private;
-    if (!url) return [];
-    return [
-      {
-        name: file.name ?? file.title ?? 'file',
-        mediaType: file.mimetype,
-        size: file.size ?? 0,
-        url,
-        headers: token ? { Authorization: `Bearer ${token}` } : undefined,
-      },
-    ];
-  });
 }
 
 /** The team the asker belongs to, as the event names it (a Slack Connect guest's is not the channel's). */

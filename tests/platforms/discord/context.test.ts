@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeUser } from '../../fakes/discord-server.js';
+import { startHttpFake } from '../../helpers/http-fake.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
 
 const CALCULATOR_RUN = [
@@ -200,6 +201,26 @@ describe('Discord: thread context, reply chains and attachments', () => {
     await bed.discord.waitForCall(() => bed.discord.downloads[0]?.aborted === true);
     expect(bed.discord.downloads[0]!.bytesSent).toBeLessThan(big.length / 2);
     expect(questionText(bed)).toContain('[… cut here: only the first 10,000 bytes were read]');
+  });
+
+  it("skips an attachment whose address is not on Discord's CDN, without fetching it", async () => {
+    await start();
+    const foreign = await startHttpFake(() => 'what the attacker serves');
+    try {
+      bed.model.script({ content: 'Nothing to read.' });
+      const asked = await bed.say('what is in this?', {
+        attachments: [
+          { filename: 'plan.csv', contentType: 'text/csv', content: 'a,b\n', url: `${foreign.url}/plan.csv` },
+        ],
+      });
+      expect(foreign.requests).toEqual([]);
+      expect(questionText(bed)).toContain(
+        `Attached file "plan.csv" (text/csv, 4 bytes): skipped (not on Discord's CDN, not downloaded)`,
+      );
+      expect(bed.replyTo(asked).content).toContain(`Skipped plan.csv: not on Discord's CDN, not downloaded.`);
+    } finally {
+      await foreign.close();
+    }
   });
 
   it('sends an attached image to a vision model', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { visibleText } from '../../fakes/slack-server.js';
+import { type HttpFake, startHttpFake } from '../../helpers/http-fake.js';
 import {
   ask,
   BOT_TOKEN,
@@ -31,6 +32,8 @@ const questionText = (h: SlackHarness, index = -1) => {
 
 describe('slack: thread context and attachments', () => {
   let h: SlackHarness;
+  /** Another HTTP server on this machine, standing for an attacker's: it should never be asked anything. */
+  let foreign: HttpFake | undefined;
   const start = async (env: Record<string, string> = {}) => {
     // What is read is the same in both layouts; the edit layout's answer message is the easier to inspect.
     h = await startSlackHarness('http', { env: { SLACK_STREAMING: 'edit', ...env } });
@@ -39,6 +42,8 @@ describe('slack: thread context and attachments', () => {
   };
   afterEach(async () => {
     await h?.close();
+    await foreign?.close();
+    foreign = undefined;
   });
 
   /** A thread of five messages by Alice and Bob; returns its parent's ts. */
@@ -182,6 +187,70 @@ describe('slack: thread context and attachments', () => {
     expect(h.slack.downloads).toEqual([]);
     expect(questionText(h)).toContain('Attached file "archive.zip" (application/zip, 6 bytes): skipped');
     expect(visibleText(topLevel(h)[0]!)).toContain('Skipped archive.zip: binary or unknown type, not read.');
+  });
+
+  it("never fetches a url_private off Slack's file hosts, so the bot token stays home; names the file as skipped", async () => {
+    await start();
+    foreign = await startHttpFake(() => 'what the attacker serves');
+    const file = {
+      ...h.slack.addFile('notes.md', 'text/markdown', '# Notes\n'),
+      url_private: `${foreign.url}/notes.md`,
+      url_private_download: `${foreign.url}/download/notes.md`,
+    };
+    h.model.script({ content: 'I could not read it.' });
+    await ask(h, mention('what is in this?', { files: [file] }));
+
+    expect(foreign.requests).toEqual([]);
+    expect(h.slack.downloads).toEqual([]);
+    expect(questionText(h)).toContain(
+      `Attached file "notes.md" (text/markdown, 8 bytes): skipped (not on Slack's file hosts, not downloaded)`,
+    );
+    expect(questionText(h)).not.toContain('what the attacker serves');
+    expect(visibleText(topLevel(h)[0]!)).toContain(
+      `Skipped notes.md: not on Slack's file hosts, not downloaded.`,
+    );
+  });
+
+  it("does not follow a redirect from Slack's file host to another host: the token never arrives there", async () => {
+    await start();
+    foreign = await startHttpFake(() => 'what the attacker serves');
+    const file = h.slack.addFile('notes.md', 'text/markdown', '# Notes\n', {
+      redirectTo: `${foreign.url}/collect`,
+    });
+    h.model.script({ content: 'I could not read it.' });
+    await ask(h, mention('what is in this?', { files: [file] }));
+
+    expect(h.slack.downloads).toMatchObject([{ authorized: true }]);
+    expect(foreign.requests).toEqual([]);
+    expect(questionText(h)).toContain(
+      `"notes.md" (text/markdown, 8 bytes): skipped (redirected away from Slack's file hosts, not followed)`,
+    );
+    expect(visibleText(topLevel(h)[0]!)).toContain('Skipped notes.md: redirected away');
+    expect(visibleText(topLevel(h)[0]!)).not.toContain(BOT_TOKEN);
+  });
+
+  it('looks a Slack Connect file stub (check_file_info) up with files.info, then reads the file', async () => {
+    await start();
+    const stub = h.slack.addFile('plan.md', 'text/markdown', 'We ship on Friday.\n', { checkFileInfo: true });
+    expect(stub.url_private).toBeUndefined();
+    h.model.script({ content: 'On Friday.' });
+    await ask(h, mention('when do we ship?', { files: [stub] }));
+
+    expect(h.slack.callsTo('files.info')).toMatchObject([{ token: BOT_TOKEN, args: { file: stub.id } }]);
+    expect(h.slack.downloads).toMatchObject([{ fileId: stub.id, authorized: true, done: true }]);
+    const text = questionText(h);
+    expect(text).toContain('Attached file "plan.md" (text/markdown, 19 bytes)');
+    expect(text).toContain('We ship on Friday.');
+  });
+
+  it('names a file stub files.info cannot find, and skips it', async () => {
+    await start();
+    const stub = { id: 'FGONE', mode: 'file_access', file_access: 'check_file_info', created: 0, user: '' };
+    h.model.script({ content: 'Nothing to read.' });
+    await ask(h, mention('what is this?', { files: [stub] }));
+
+    expect(h.slack.callsTo('files.info')).toMatchObject([{ args: { file: 'FGONE' }, reply: { ok: false } }]);
+    expect(visibleText(topLevel(h)[0]!)).toContain('Skipped FGONE: could not be looked up (file_not_found).');
   });
 
   it('says it cannot see an image without LLM_VISION, and answers the text', async () => {
