@@ -1,36 +1,62 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
-import { startWebBed, type WebBed, WebUser } from './web-harness.js';
+import type { FakeSlackOidc } from '../../fakes/slack-oidc.js';
+import { type SignInBed, signInOverHttp, startSlackSignInBed } from './sign-in-harness.js';
+import { startWebBed, TOKEN, type WebBed, WebUser } from './web-harness.js';
 
-describe('web chat: /settings', () => {
-  let bed: WebBed;
+describe('web chat: /settings and the admins’ /usage', () => {
+  let bed: WebBed | undefined;
+  let signIn: SignInBed<FakeSlackOidc> | undefined;
   const users: WebUser[] = [];
-  const browser = (id: string) => {
-    const user = new WebUser(bed.url, id);
+  const browser = (url: string, id?: string) => {
+    const user = new WebUser(url, id);
     users.push(user);
     return user;
   };
-  beforeEach(async () => {
-    bed = await startWebBed({ ADMIN_USERS: 'webadmin' });
-  });
   afterEach(async () => {
     for (const u of users.splice(0)) u.close();
-    await bed.close();
+    await bed?.close();
+    await signIn?.close();
+    bed = undefined;
+    signIn = undefined;
   });
 
-  it('is for admins only: a browser in ADMIN_USERS sets its chat’s prompt, others are refused', async () => {
-    const someone = browser('someone');
-    expect(await someone.command('/settings prompt Be rude.')).toBe(WORDING.settingsAdminsOnly);
+  it('refuses a local browser, whatever ID its cookie claims and whatever ADMIN_USERS says', async () => {
+    bed = await startWebBed({ ADMIN_USERS: 'U0ADMIN01,web:U0ADMIN01' });
+    const claimant = browser(bed.url, 'U0ADMIN01');
+    expect(await claimant.command('/settings prompt Be rude.')).toBe(WORDING.settingsAdminsOnly);
+    expect(await claimant.command('/settings')).toBe(WORDING.settingsAdminsOnly);
+    expect(await claimant.command('/usage')).not.toContain('Top users this month');
+  });
 
-    const admin = browser('webadmin');
+  it('refuses a browser let in by the token', async () => {
+    bed = await startWebBed({ WEB_CHAT_TOKEN: TOKEN, ADMIN_USERS: 'U0ADMIN01,web:U0ADMIN01' });
+    const holder = browser(bed.url, 'U0ADMIN01');
+    expect((await holder.client.request('/api/login', { token: TOKEN })).status).toBe(204);
+    expect(await holder.command('/settings prompt Be rude.')).toBe(WORDING.settingsAdminsOnly);
+    expect(await holder.command('/usage')).not.toContain('Top users this month');
+  });
+
+  it('is for a signed-in admin: they set their chat’s prompt and see the top users; others’ chats are untouched', async () => {
+    signIn = await startSlackSignInBed({ ADMIN_USERS: 'slack:U0ALICE01' });
+    const { bed: web, provider } = signIn;
+    const admin = browser(web.url);
+    await signInOverHttp(admin.client);
     expect(await admin.command('/settings prompt Answer in one word.')).toContain(
       'Prompt: Answer in one word.',
     );
-    bed.test.fake.script({ content: 'Paris.' }, { content: 'The capital is Paris.' });
+    provider.signInAs({ userId: 'U0BOB0001', teamId: 'T0ACME01', name: 'Bob' });
+    const someone = browser(web.url);
+    await signInOverHttp(someone.client);
+    expect(await someone.command('/settings prompt Be rude.')).toBe(WORDING.settingsAdminsOnly);
+
+    web.test.fake.script({ content: 'Paris.' }, { content: 'The capital is Paris.' });
     expect((await admin.ask('capital of France?')).answer).toBe('Paris.');
     await someone.ask('capital of France?');
-    const [mine, theirs] = bed.test.fake.requests;
+    const [mine, theirs] = web.test.fake.requests;
     expect(JSON.stringify(mine!.body.messages)).toContain('Answer in one word.');
     expect(JSON.stringify(theirs!.body.messages)).not.toContain('Answer in one word.');
+    expect(await admin.command('/usage')).toContain('Top users this month');
+    expect(await someone.command('/usage')).not.toContain('Top users this month');
   });
 });
