@@ -44,6 +44,11 @@ export interface FakeSlackOidcOptions {
   redirectUris: string[];
   /** Who consents at the authorize page (changeable with `signInAs`). */
   user: SlackOidcUser;
+  /**
+   * The host name the authorize endpoint is advertised under (default 127.0.0.1): `localhost` makes the
+   * browser's way back to a chat on 127.0.0.1 cross-site, as it is from slack.com.
+   */
+  authorizeHost?: string;
 }
 
 /** The fake's state and controls. */
@@ -139,7 +144,7 @@ export async function startFakeSlackOidc(options: FakeSlackOidcOptions): Promise
     if (req.method === 'GET' && path === '/.well-known/openid-configuration') {
       return {
         issuer,
-        authorization_endpoint: `${issuer}/openid/connect/authorize`,
+        authorization_endpoint: `${authorizeBase}/openid/connect/authorize`,
         token_endpoint: `${issuer}/api/openid.connect.token`,
         userinfo_endpoint: `${issuer}/api/openid.connect.userInfo`,
         jwks_uri: `${issuer}/openid/connect/keys`,
@@ -195,6 +200,9 @@ export async function startFakeSlackOidc(options: FakeSlackOidcOptions): Promise
     res.end(JSON.stringify({ ok: false, error: 'unknown_method' }));
   });
   issuer = fake.url;
+  const authorizeBase = options.authorizeHost
+    ? `http://${options.authorizeHost}:${new URL(fake.url).port}`
+    : issuer;
   return {
     url: fake.url,
     requests: fake.requests,

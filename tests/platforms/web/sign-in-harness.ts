@@ -30,7 +30,7 @@ export interface SignInBed<Fake> {
 /** The web chat behind Sign in with Slack, against the fake Slack OpenID provider. */
 export async function startSlackSignInBed(
   env: Record<string, string> = {},
-  options: { clientSecret?: string; redirectUri?: string } = {},
+  options: { clientSecret?: string; redirectUri?: string; authorizeHost?: string } = {},
 ): Promise<SignInBed<FakeSlackOidc>> {
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
@@ -39,6 +39,7 @@ export async function startSlackSignInBed(
     clientSecret: SLACK_CLIENT.secret,
     redirectUris: [options.redirectUri ?? `${publicUrl}/auth/callback`],
     user: SLACK_USER,
+    ...(options.authorizeHost ? { authorizeHost: options.authorizeHost } : {}),
   });
   const bed = await startWebBed(
     {

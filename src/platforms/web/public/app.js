@@ -19,6 +19,11 @@ const newChatButton = $('new-chat');
 const tokenForm = $('token-form');
 const tokenInput = $('token');
 const tokenError = $('token-error');
+const signInPanel = $('sign-in');
+const signInButton = $('sign-in-button');
+const signInError = $('sign-in-error');
+const who = $('who');
+const signOutButton = $('sign-out');
 
 /** The run being answered in this chat, if any. */
 let liveRun;
@@ -206,7 +211,7 @@ async function send(text) {
     if (data.cleared) log.replaceChildren();
     showNote(data.reply);
   } else if (code === 401) {
-    showTokenPrompt();
+    showGate(data);
     return false;
   } else if (code !== 202) {
     showNote(data?.error ?? 'That did not work; try again.', 'error');
@@ -245,27 +250,64 @@ stopButton.addEventListener('click', async () => {
 });
 
 newChatButton.addEventListener('click', async () => {
-  const { status: code } = await api('/api/new-chat', {});
-  if (code === 401) return showTokenPrompt();
+  const { status: code, data } = await api('/api/new-chat', {});
+  if (code === 401) return showGate(data);
   log.replaceChildren();
   setLive(undefined);
   connect();
   input.focus();
 });
 
-function showTokenPrompt() {
+/** Hides the chat and shows how to get in: the token prompt, or the sign-in button the server names. */
+function showGate(challenge) {
   events?.close();
+  clearTimeout(retryTimer);
   chat.hidden = true;
   newChatButton.hidden = true;
-  tokenForm.hidden = false;
-  tokenInput.focus();
+  signOutButton.hidden = true;
+  who.hidden = true;
+  if (challenge?.signIn) {
+    tokenForm.hidden = true;
+    signInPanel.hidden = false;
+    signInButton.textContent = challenge.label;
+    signInButton.dataset.href = challenge.signIn;
+    if (new URLSearchParams(location.search).get('sign-in') === 'failed') {
+      signInError.textContent = 'Signing in did not work; try again.';
+    }
+    signInButton.focus();
+  } else {
+    signInPanel.hidden = true;
+    tokenForm.hidden = false;
+    tokenInput.focus();
+  }
+}
+
+signInButton.addEventListener('click', () => {
+  // A plain navigation: the sign-in page is another site's, so no form post and no fetch.
+  location.assign(signInButton.dataset.href);
+});
+
+signOutButton.addEventListener('click', async () => {
+  signOutButton.disabled = true;
+  await api('/auth/sign-out', {}).catch(() => undefined);
+  signOutButton.disabled = false;
+  log.replaceChildren();
+  openChat();
+});
+
+function showSignedIn(session) {
+  const name = session?.user?.name;
+  who.hidden = !name;
+  who.textContent = name ? `Signed in as ${name}` : '';
+  signOutButton.hidden = !name;
 }
 
 tokenForm.addEventListener('submit', async (e) => {
   e.preventDefault();
-  const { status: code } = await api('/api/login', { token: tokenInput.value });
+  const { status: code, data } = await api('/api/login', { token: tokenInput.value });
   if (code !== 204) {
-    tokenError.textContent = 'That token is not right.';
+    // 429: too many wrong tokens from here; the server says how long to wait.
+    tokenError.textContent = code === 429 ? data?.error : 'That token is not right.';
     tokenInput.select();
     return;
   }
@@ -277,22 +319,26 @@ tokenForm.addEventListener('submit', async (e) => {
 /** Opens the chat, or the token prompt when the server asks for one. */
 async function openChat() {
   let code;
+  let data;
   try {
-    ({ status: code } = await api('/api/session'));
+    ({ status: code, data } = await api('/api/session'));
   } catch {
     status.textContent = 'Cannot reach the bot; retrying…';
     retryTimer = setTimeout(openChat, RETRY_MS);
     return;
   }
-  if (code === 401) return showTokenPrompt();
+  if (code === 401) return showGate(data);
   if (code !== 200) {
     status.textContent = 'The bot is not ready; retrying…';
     retryTimer = setTimeout(openChat, RETRY_MS);
     return;
   }
   tokenForm.hidden = true;
+  signInPanel.hidden = true;
   chat.hidden = false;
   newChatButton.hidden = false;
+  showSignedIn(data);
+  if (location.search) history.replaceState(null, '', location.pathname);
   connect();
   input.focus();
 }
