@@ -230,10 +230,11 @@ describe('web sign-in with Discord (OAuth2 with PKCE) over HTTP', () => {
   it('the fake refuses a missing or wrong code_verifier with invalid_grant, as Discord does', async () => {
     signIn = await startDiscordSignInBed();
     const { bed, provider } = signIn;
-    const client = new WebClient(bed.url);
-    const start = await client.visit('/auth/sign-in');
-    const back = new URL((await client.visit(start.location!)).location!);
-    const exchange = (extra: Record<string, string>) =>
+    const consented = async (client: WebClient) => {
+      const start = await client.visit('/auth/sign-in');
+      return new URL((await client.visit(start.location!)).location!);
+    };
+    const exchange = (back: URL, extra: Record<string, string>) =>
       fetch(`${provider.url}/api/oauth2/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -246,14 +247,19 @@ describe('web sign-in with Discord (OAuth2 with PKCE) over HTTP', () => {
           ...extra,
         }),
       });
-    const missing = await exchange({});
+    const client = new WebClient(bed.url);
+    const back = await consented(client);
+    const missing = await exchange(back, {});
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ error: 'invalid_grant' });
     // A refused exchange burns the code; the browser's own callback then fails too.
     expect((await client.visit(back)).location).toBe(`${bed.url}?sign-in=failed`);
+    const wrong = await exchange(await consented(new WebClient(bed.url)), { code_verifier: 'x'.repeat(43) });
+    expect(wrong.status).toBe(400);
     expect(provider.refusals).toEqual([
       'invalid_grant: Missing "code_verifier" in request.',
       'invalid_grant: Invalid "code" in request.',
+      'invalid_grant: Invalid "code_verifier" in request.',
     ]);
   });
 
