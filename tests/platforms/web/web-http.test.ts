@@ -76,6 +76,12 @@ describe('the web chat over HTTP', () => {
     for (const c of cookies) expect(c).toMatch(/; Secure$/);
   });
 
+  it('marks its cookies Secure when served beyond loopback without WEB_PUBLIC_URL (it must sit behind TLS)', async () => {
+    bed = await startWebBed({ WEB_HOST: '0.0.0.0', WEB_CHAT_TOKEN: TOKEN });
+    const login = await user().client.request('/api/login', { token: TOKEN });
+    expect(login.headers.getSetCookie().find((c) => c.startsWith('tt_auth='))).toMatch(/; Secure$/);
+  });
+
   it('validates and bounds what it reads', async () => {
     bed = await startWebBed();
     const u = user();
