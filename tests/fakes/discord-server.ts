@@ -1,5 +1,11 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  type APIApplicationCommandOption,
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  type RESTPutAPIApplicationCommandsJSONBody,
+} from 'discord.js';
 import { type WebSocket, WebSocketServer } from 'ws';
 
 // biome-ignore lint/suspicious/noExplicitAny: Discord payloads are loose JSON; tests read the fields they need.
@@ -65,7 +71,7 @@ export type FakeDiscord = Awaited<ReturnType<typeof startFakeDiscord>>;
 const EPOCH = 1_420_070_400_000n;
 let increment = 0n;
 /** A real-looking snowflake: discord.js reads creation times out of ids. */
-const snowflake = () => (((BigInt(Date.now()) - EPOCH) << 22n) | (increment++ & 0xfffn)).toString();
+const idAt = (at: number) => (((BigInt(at) - EPOCH) << 22n) | (increment++ & 0xfffn)).toString();
 const now = () => new Date().toISOString();
 const ALL_PERMISSIONS = '2248473465835073';
 /** Guild roles members can be given: `manager` grants Manage Server, `helper` grants nothing more. */
@@ -91,6 +97,223 @@ const threadMetadata = () => ({
   archive_timestamp: now(),
 });
 
+/**
+ * What real Discord refuses, each limit once, with where Discord says so. The fake and its tests
+ * (tests/platforms/discord/fake-discord.test.ts) both read this table.
+ */
+export const DISCORD_LIMITS = {
+  /**
+   * "you must send an initial response within 3 seconds of receiving the event. If the 3 second deadline is
+   * exceeded, the token will be invalidated." Later: 404, 10062 Unknown interaction.
+   * https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction
+   */
+  initialResponseMs: 3_000,
+  /**
+   * "Interaction tokens are valid for 15 minutes". Webhook calls with an expired token: 401, 50027 Invalid
+   * Webhook Token (discord-api-docs PR #2461 documents 50027; issue #6851 shows 401 past the 15 minutes).
+   * https://discord.com/developers/docs/interactions/receiving-and-responding#followup-messages
+   */
+  interactionTokenMs: 15 * 60_000,
+  /** Message `content`: "Message contents (up to 2000 characters)". https://discord.com/developers/docs/resources/message#create-message */
+  messageContent: 2_000,
+  /** A component's `custom_id`: "max 100 characters". https://discord.com/developers/docs/components/reference#button */
+  customId: 100,
+  /** Thread `name`: "1-100 character channel name". https://discord.com/developers/docs/resources/channel#start-thread-from-message */
+  threadName: 100,
+  /** `auto_archive_duration`: "60, 1440, 4320, 10080". Same page. */
+  autoArchiveDurations: [60, 1_440, 4_320, 10_080],
+  /**
+   * Application commands (https://discord.com/developers/docs/interactions/application-commands#application-command-object):
+   * names 1-32 characters matching the regex below, lowercase for slash commands; descriptions 1-100;
+   * at most 25 options and 25 choices; choice names 1-100, string choice values ≤ 100; min_length 0-6000,
+   * max_length 1-6000; required options before optional ones; subcommands not mixed with other options;
+   * at most 100 global slash commands; a command's names, descriptions and choices ≤ 4,000 characters.
+   */
+  command: {
+    name: /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u,
+    description: 100,
+    options: 25,
+    choices: 25,
+    choiceName: 100,
+    choiceValue: 100,
+    stringLength: 6_000,
+    perApplication: 100,
+    totalChars: 4_000,
+  },
+} as const;
+
+/** The JSON errors real Discord answers with: HTTP status, code, message. https://discord.com/developers/docs/topics/opcodes-and-status-codes#json */
+export const DISCORD_ERRORS = {
+  unknownInteraction: { status: 404, code: 10062, message: 'Unknown interaction' },
+  alreadyAcknowledged: { status: 400, code: 40060, message: 'Interaction has already been acknowledged.' },
+  invalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
+  emptyMessage: { status: 400, code: 50006, message: 'Cannot send an empty message' },
+  invalidFormBody: { status: 400, code: 50035, message: 'Invalid Form Body' },
+} as const;
+
+type FieldErrors = Record<string, string>;
+
+/** Discord's 50035 body: `errors` nests each field path, ending in `_errors: [{ code, message }]`. */
+function invalidFormBody(fields: FieldErrors): [number, unknown] {
+  const errors: Json = {};
+  for (const [path, message] of Object.entries(fields)) {
+    let node = errors;
+    for (const part of path.split('.')) node = node[part] ??= {};
+    node._errors = [{ code: 'BASE_TYPE_INVALID', message }];
+  }
+  const { status, code, message } = DISCORD_ERRORS.invalidFormBody;
+  return [status, { message, code, errors }];
+}
+
+/** The answer for one of {@link DISCORD_ERRORS}. */
+const refuse = (error: (typeof DISCORD_ERRORS)[keyof typeof DISCORD_ERRORS]): [number, unknown] => [
+  error.status,
+  { message: error.message, code: error.code },
+];
+
+/** What a message body breaks: content over 2,000 characters, custom_ids over 100. */
+function messageErrors(body: Json, prefix = ''): FieldErrors {
+  const errors: FieldErrors = {};
+  const { messageContent, customId } = DISCORD_LIMITS;
+  if (typeof body?.content === 'string' && body.content.length > messageContent)
+    errors[`${prefix}content`] = `Must be ${messageContent} or fewer in length.`;
+  const rows: Json[] = Array.isArray(body?.components) ? body.components : [];
+  rows.forEach((row, i) => {
+    const children: Json[] = Array.isArray(row?.components) ? row.components : [];
+    children.forEach((child, j) => {
+      if (typeof child?.custom_id === 'string' && child.custom_id.length > customId)
+        errors[`${prefix}components.${i}.components.${j}.custom_id`] =
+          `Must be ${customId} or fewer in length.`;
+    });
+  });
+  return errors;
+}
+
+/** Whether a new message would be empty: no content, embeds, components, files, sticker or poll. */
+const isEmptyMessage = (body: Json) =>
+  !body?.content &&
+  !(body?.embeds?.length > 0) &&
+  !(body?.components?.length > 0) &&
+  !(body?.attachments?.length > 0) &&
+  !(body?.sticker_ids?.length > 0) &&
+  !body?.poll;
+
+/** What a bulk overwrite of application commands breaks, as Discord's field paths. */
+export function commandErrors(body: RESTPutAPIApplicationCommandsJSONBody): FieldErrors {
+  const errors: FieldErrors = {};
+  const rules = DISCORD_LIMITS.command;
+  if (!Array.isArray(body)) return { _: 'Expected an array of commands.' };
+  const slash = body.filter(
+    (c) => (c.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput,
+  );
+  if (slash.length > rules.perApplication) errors._ = `Must be ${rules.perApplication} or fewer in length.`;
+  const seen = new Set<string>();
+  body.forEach((command, i) => {
+    const chatInput = (command.type ?? ApplicationCommandType.ChatInput) === ApplicationCommandType.ChatInput;
+    const key = `${command.type ?? 1}:${command.name}`;
+    if (seen.has(key)) errors[`${i}.name`] = 'Application command names must be unique';
+    seen.add(key);
+    checkName(command.name, `${i}.name`, chatInput, errors);
+    if (chatInput) {
+      checkDescription((command as { description?: string }).description, `${i}.description`, errors);
+      const options = (command as { options?: APIApplicationCommandOption[] }).options ?? [];
+      checkOptions(options, `${i}.options`, 'command', errors);
+      if (commandChars(command) > rules.totalChars)
+        errors[`${i}`] = `Command exceeds maximum size (${rules.totalChars})`;
+    }
+  });
+  return errors;
+}
+
+function checkName(name: unknown, path: string, lowercase: boolean, errors: FieldErrors): void {
+  const { command } = DISCORD_LIMITS;
+  if (typeof name !== 'string' || !command.name.test(name))
+    errors[path] = `String value did not match validation regex.`;
+  else if (lowercase && name !== name.toLowerCase()) errors[path] = 'Command name is invalid';
+}
+
+function checkDescription(description: unknown, path: string, errors: FieldErrors): void {
+  const max = DISCORD_LIMITS.command.description;
+  if (typeof description !== 'string' || description.length < 1 || description.length > max)
+    errors[path] = `Must be between 1 and ${max} in length.`;
+}
+
+/** The options under a command, a subcommand group, or a subcommand. */
+function checkOptions(
+  options: APIApplicationCommandOption[],
+  path: string,
+  parent: 'command' | 'group' | 'subcommand',
+  errors: FieldErrors,
+): void {
+  const rules = DISCORD_LIMITS.command;
+  if (options.length > rules.options) errors[path] = `Must be ${rules.options} or fewer in length.`;
+  const {
+    Subcommand,
+    SubcommandGroup,
+    String: Text,
+    Integer,
+    Number: Decimal,
+  } = ApplicationCommandOptionType;
+  const nested = options.filter((o) => o.type === Subcommand || o.type === SubcommandGroup);
+  if (nested.length > 0 && nested.length < options.length)
+    errors[path] = 'Sub-command and sub-command group option types are mutually exclusive to all other types';
+  if (parent === 'group' && nested.length < options.length)
+    errors[path] = 'A sub-command group holds only sub-commands';
+  const names = new Set<string>();
+  let optionalSeen = false;
+  options.forEach((option, i) => {
+    const at = `${path}.${i}`;
+    checkName(option.name, `${at}.name`, true, errors);
+    checkDescription(option.description, `${at}.description`, errors);
+    if (names.has(option.name)) errors[`${at}.name`] = 'Option names must be unique';
+    names.add(option.name);
+    if (option.type === SubcommandGroup || option.type === Subcommand) {
+      const allowed = option.type === Subcommand ? parent !== 'subcommand' : parent === 'command';
+      if (!allowed) errors[`${at}.type`] = 'Sub-commands and groups cannot be nested this deep';
+      const inner = (option.options ?? []) as APIApplicationCommandOption[];
+      checkOptions(inner, `${at}.options`, option.type === Subcommand ? 'subcommand' : 'group', errors);
+      return;
+    }
+    const value = option as Json;
+    if (value.required) {
+      if (optionalSeen)
+        errors[`${at}.required`] = 'Required options must be placed before non-required options';
+    } else optionalSeen = true;
+    if (value.choices !== undefined) {
+      if (![Text, Integer, Decimal].includes(option.type))
+        errors[`${at}.choices`] = 'Choices are not allowed here';
+      const choices: Json[] = value.choices;
+      if (choices.length > rules.choices)
+        errors[`${at}.choices`] = `Must be ${rules.choices} or fewer in length.`;
+      choices.forEach((choice, j) => {
+        if (
+          typeof choice.name !== 'string' ||
+          choice.name.length < 1 ||
+          choice.name.length > rules.choiceName
+        )
+          errors[`${at}.choices.${j}.name`] = `Must be between 1 and ${rules.choiceName} in length.`;
+        if (
+          option.type === Text &&
+          (typeof choice.value !== 'string' || choice.value.length > rules.choiceValue)
+        )
+          errors[`${at}.choices.${j}.value`] = `Must be ${rules.choiceValue} or fewer in length.`;
+      });
+    }
+    if (value.min_length !== undefined && !(value.min_length >= 0 && value.min_length <= rules.stringLength))
+      errors[`${at}.min_length`] = `Must be between 0 and ${rules.stringLength}.`;
+    if (value.max_length !== undefined && !(value.max_length >= 1 && value.max_length <= rules.stringLength))
+      errors[`${at}.max_length`] = `Must be between 1 and ${rules.stringLength}.`;
+  });
+}
+
+/** The characters counted toward a command's size: its and its options' names, descriptions and choices. */
+function commandChars(node: Json): number {
+  let total = String(node.name ?? '').length + String(node.description ?? '').length;
+  for (const choice of node.choices ?? []) total += String(choice.name).length + String(choice.value).length;
+  for (const option of node.options ?? []) total += commandChars(option);
+  return total;
+}
+
 /** Options of {@link startFakeDiscord}. */
 export interface FakeDiscordOptions {
   /**
@@ -98,10 +321,17 @@ export interface FakeDiscordOptions {
    * headers on every answer, and 429 with `retry-after` past the limit. Off by default.
    */
   channelLimit?: { requests: number; perMs: number };
+  /**
+   * The fake's clock (ms since the epoch), for the interaction deadlines: ids, `calls[].at` and the 3-second
+   * and 15-minute rules read it. Default `Date.now`; tests move it forward instead of waiting.
+   */
+  now?: () => number;
 }
 
 /** Starts the fake on a free loopback port: one guild with one text channel. */
 export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
+  const clock = options.now ?? Date.now;
+  const snowflake = () => idAt(clock());
   const bot: FakeUser = {
     id: snowflake(),
     username: 'thinkbot',
@@ -116,8 +346,19 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const messages = new Map<string, FakeMessage>();
   const interactions = new Map<
     string,
-    { id: string; command: boolean; channelId: string; user: FakeUser; original?: string }
+    {
+      id: string;
+      command: boolean;
+      channelId: string;
+      user: FakeUser;
+      original?: string;
+      /** When it was dispatched, by the fake's clock. */
+      createdAt: number;
+      acknowledged: boolean;
+    }
   >(); // by token
+  /** Slash commands as last registered (PUT), by name: what Discord would let people send. */
+  const registered = new Map<string, Json>();
   const callbacks: InteractionCallback[] = [];
   const calls: DiscordCall[] = [];
   const overrides: { match: CallMatcher; response: FakeResponse; times: number }[] = [];
@@ -210,16 +451,23 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     [
       'PUT',
       /^\/applications\/\d+(?:\/guilds\/\d+)?\/commands$/,
-      (_, body) => [
-        200,
-        body.map((c: Json) => ({ ...c, id: snowflake(), application_id: applicationId, version: '1' })),
-      ],
+      (_, body) => {
+        const errors = commandErrors(body);
+        if (Object.keys(errors).length > 0) return invalidFormBody(errors);
+        registered.clear();
+        for (const command of body) registered.set(command.name, command);
+        return [
+          200,
+          body.map((c: Json) => ({ ...c, id: snowflake(), application_id: applicationId, version: '1' })),
+        ];
+      },
     ],
     ['POST', /^\/channels\/(\d+)\/typing$/, () => [204]],
     [
       'POST',
       /^\/channels\/(\d+)\/messages$/,
       ([channelId], body) => {
+        if (isEmptyMessage(body)) return refuse(DISCORD_ERRORS.emptyMessage);
         const ref = body.message_reference;
         const fields = ref ? { type: 19, message_reference: { ...ref, channel_id: channelId } } : {};
         const message = store(channelId!, bot, {
@@ -238,6 +486,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       'POST',
       /^\/channels\/(\d+)\/messages\/(\d+)\/threads$/,
       ([parent, id], body) => {
+        const { threadName, autoArchiveDurations } = DISCORD_LIMITS;
+        const name = String(body.name ?? '');
+        if (name.length < 1 || name.length > threadName)
+          return invalidFormBody({ name: `Must be between 1 and ${threadName} in length.` });
+        const archive = body.auto_archive_duration;
+        if (archive !== undefined && !(autoArchiveDurations as readonly number[]).includes(archive))
+          return invalidFormBody({ auto_archive_duration: `Value must be one of ${autoArchiveDurations}.` });
         // A thread started from a message shares the message's id.
         const thread = addChannel({ id, type: 11, name: body.name, parent_id: parent, owner_id: bot.id });
         Object.assign(thread, { thread_metadata: threadMetadata(), message_count: 0, member_count: 1 });
@@ -249,8 +504,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       'POST',
       /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
       ([id, token], body) => {
-        const interaction = interactions.get(token!)!;
+        const interaction = interactions.get(token!);
+        if (!interaction || interaction.id !== id) return refuse(DISCORD_ERRORS.unknownInteraction);
+        if (clock() - interaction.createdAt > DISCORD_LIMITS.initialResponseMs)
+          return refuse(DISCORD_ERRORS.unknownInteraction);
+        if (interaction.acknowledged) return refuse(DISCORD_ERRORS.alreadyAcknowledged);
         const data = body.data ?? {};
+        const errors = messageErrors(data, 'data.');
+        if (Object.keys(errors).length > 0) return invalidFormBody(errors);
+        if (body.type === 4 && isEmptyMessage(data)) return refuse(DISCORD_ERRORS.emptyMessage);
+        interaction.acknowledged = true;
         callbacks.push({ id: id!, token: token!, type: body.type, data });
         if (body.type === 6) return [204]; // a button acknowledged: the message it is on stays as it is
         const flags = Number(data.flags ?? 0) | (body.type === 5 ? 128 : 0); // 128: loading ("thinking…")
@@ -268,6 +531,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       'POST',
       /^\/webhooks\/\d+\/([^/]+)$/,
       ([token], body) => {
+        if (isEmptyMessage(body)) return refuse(DISCORD_ERRORS.emptyMessage);
         const channelId = interactions.get(token!)!.channelId;
         return [
           200,
@@ -285,7 +549,48 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       ([token, id], body) => edit(byWebhook(token!, id!), body),
     ],
     ['GET', /^\/webhooks\/\d+\/([^/]+)\/messages\/([^/]+)$/, ([token, id]) => fetch(byWebhook(token!, id!))],
+    [
+      'DELETE',
+      /^\/webhooks\/\d+\/([^/]+)\/messages\/([^/]+)$/,
+      ([token, id]) => {
+        const message = byWebhook(token!, id!);
+        if (!message) return [404, { message: 'Unknown Message', code: 10008 }];
+        messages.delete(message.id);
+        dispatch('MESSAGE_DELETE', {
+          id: message.id,
+          channel_id: message.channel_id,
+          guild_id: message.guild_id,
+        });
+        return [204];
+      },
+    ],
   ];
+  /**
+   * Real Discord sends only what a registered command declares: a command run with an option (or
+   * subcommand, or choice) its registration lacks is a broken test. Unregistered names pass (probes).
+   */
+  const checkRegistered = (name: string, subcommand: string | undefined, values: Record<string, string>) => {
+    const command = registered.get(name);
+    if (!command) return;
+    let declared: Json[] = command.options ?? [];
+    if (subcommand !== undefined) {
+      const sub = declared.find(
+        (o) => o.name === subcommand && o.type === ApplicationCommandOptionType.Subcommand,
+      );
+      if (!sub) throw new Error(`/${name} registers no subcommand ${subcommand}`);
+      declared = sub.options ?? [];
+    }
+    for (const [key, value] of Object.entries(values)) {
+      const option = declared.find((o) => o.name === key);
+      if (!option)
+        throw new Error(`/${name}${subcommand ? ` ${subcommand}` : ''} registers no option ${key}`);
+      if (option.choices && !option.choices.some((c: Json) => c.value === value))
+        throw new Error(`/${name} option ${key} has no choice ${value}`);
+    }
+    for (const option of declared)
+      if (option.required && !(option.name in values))
+        throw new Error(`/${name} needs option ${option.name}`);
+  };
   /** What Discord puts on an interaction's response and follow-ups: by webhook; type 20 for a slash command's. */
   const fromInteraction = (interaction: { id: string; command: boolean; user: FakeUser }) => ({
     type: interaction.command ? 20 : 0,
@@ -311,6 +616,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       override.times--;
       return [override.response.status, override.response.body, override.response.headers];
     }
+    const refused = contractBreach(method, path, body);
+    if (refused) return refused;
     const limit = rateLimitHeaders(path);
     if (limit?.['retry-after']) {
       return [
@@ -326,6 +633,20 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       return [status, payload, limit];
     }
     return [404, { message: `the fake Discord has no route ${method} ${path}`, code: 0 }];
+  };
+
+  /** What Discord refuses whatever the route: an expired interaction token, a message over the limits. */
+  const contractBreach = (method: string, path: string, body: Json): [number, unknown] | undefined => {
+    const webhook = /^\/webhooks\/\d+\/([^/]+)/.exec(path);
+    const interaction = webhook ? interactions.get(webhook[1]!) : undefined;
+    if (interaction && clock() - interaction.createdAt > DISCORD_LIMITS.interactionTokenMs)
+      return refuse(DISCORD_ERRORS.invalidWebhookToken);
+    const writesMessage =
+      (method === 'POST' || method === 'PATCH') &&
+      (/^\/channels\/\d+\/messages(\/\d+)?$/.test(path) || webhook !== null);
+    if (!writesMessage) return undefined;
+    const errors = messageErrors(body);
+    return Object.keys(errors).length > 0 ? invalidFormBody(errors) : undefined;
   };
 
   const windows = new Map<string, number[]>(); // channel id → times of its recent message calls
@@ -385,7 +706,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       const raw = Buffer.concat(chunks).toString('utf8');
       const body = raw ? JSON.parse(raw) : {};
       const [status, payload, headers = {}] = handle(method, path, body, url.searchParams);
-      calls.push({ method, path, query: url.search, body, status, at: Date.now() });
+      calls.push({ method, path, query: url.search, body, status, at: clock() });
       for (const wake of waiters) wake();
       if (payload === undefined) res.writeHead(status, headers).end();
       else
@@ -453,6 +774,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     channelId: general.id as string,
     /** Every REST call, in arrival order. */
     calls,
+    /** The slash commands as last registered, by name. */
+    registered,
+    /** The fake's clock. */
+    now: clock,
     /** Every attachment download from the fake's CDN, in order. */
     downloads,
     /** Every IDENTIFY (new gateway session), in arrival order, with the shard each asked for. */
@@ -548,7 +873,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       const { name, channelId, user } = options;
       const id = snowflake();
       const token = `token-${id}`;
-      interactions.set(token, { id, command: true, channelId, user });
+      checkRegistered(name, options.subcommand, options.options ?? {});
+      interactions.set(token, {
+        id,
+        command: true,
+        channelId,
+        user,
+        createdAt: clock(),
+        acknowledged: false,
+      });
       const channel = channels.get(channelId);
       const guild = channel?.guild_id;
       const values = Object.entries(options.options ?? {}).map(([key, value]) => ({
@@ -595,7 +928,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       const id = snowflake();
       const token = `token-${id}`;
       const channelId = message.channel_id;
-      interactions.set(token, { id, command: false, channelId, user });
+      interactions.set(token, {
+        id,
+        command: false,
+        channelId,
+        user,
+        createdAt: clock(),
+        acknowledged: false,
+      });
       const channel = channels.get(channelId);
       const guild = channel?.guild_id;
       dispatch('INTERACTION_CREATE', {

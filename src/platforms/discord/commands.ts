@@ -4,7 +4,12 @@ import {
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
   SlashCommandBuilder,
 } from 'discord.js';
-import { PROMPT_MAX_CHARS, PROTOCOL_NAMES, STEPS_PLACEMENTS } from '../../core/settings/channel-settings.js';
+import {
+  PROMPT_MAX_CHARS,
+  PROTOCOL_NAMES,
+  SETTING_NAMES,
+  STEPS_PLACEMENTS,
+} from '../../core/settings/channel-settings.js';
 
 /** Longest question `/ask` takes; Discord caps string options at 6,000. */
 const QUESTION_MAX = 4000;
@@ -33,7 +38,15 @@ const SETTINGS = new SlashCommandBuilder()
   .setContexts(CONTEXTS)
   .addSubcommand((c) => c.setName('show').setDescription('Show the settings in force in this channel.'))
   .addSubcommand((c) =>
-    c.setName('reset').setDescription('Put every setting of this channel back to default.'),
+    c
+      .setName('reset')
+      .setDescription('Put this channel’s settings back to default: all, or only the one named.')
+      .addStringOption((o) =>
+        o
+          .setName(RESET_OPTION)
+          .setDescription('The one setting to reset; every setting when left out')
+          .addChoices(...choices(SETTING_NAMES)),
+      ),
   )
   .addSubcommand((c) =>
     c

@@ -148,10 +148,38 @@ describe('Discord: /settings', () => {
     expect(await settings('tools', { names: 'all' })).toContain('Tools (default): all');
   });
 
-  it('refuses a protocol or steps value it does not know, listing the valid ones', async () => {
-    expect(await settings('protocol', { name: 'telepathy' })).toContain('Valid: tools, react');
-    expect(await settings('steps', { where: 'sideways' })).toContain('Valid: thread, inline, off');
+  it('offers only the valid protocol and steps values; Discord itself refuses any other', async () => {
+    const subcommand = (name: string) =>
+      bed.discord.registered.get('settings')?.options.find((o: { name: string }) => o.name === name);
+    const values = (name: string) =>
+      subcommand(name)?.options[0].choices.map((c: { value: string }) => c.value);
+    expect(values('protocol')).toEqual(['tools', 'react']);
+    expect(values('steps')).toEqual(['thread', 'inline', 'off']);
+    // Real Discord never sends a value outside the choices: the fake refuses to, as a test that tried would be wrong.
+    expect(() =>
+      bed.discord.runCommand({
+        name: 'settings',
+        subcommand: 'protocol',
+        options: { name: 'telepathy' },
+        channelId: bed.discord.channelId,
+        user: bed.alice,
+      }),
+    ).toThrow(/no choice telepathy/);
     expect((await inForce()).own).toEqual([]);
+  });
+
+  it('registers `reset` with an optional `setting` choice, one per setting', () => {
+    const reset = bed.discord.registered
+      .get('settings')
+      ?.options.find((o: { name: string }) => o.name === 'reset');
+    expect(reset?.options).toEqual([
+      expect.objectContaining({
+        name: 'setting',
+        type: 3,
+        choices: ['prompt', 'model', 'protocol', 'tools', 'steps'].map((v) => ({ name: v, value: v })),
+      }),
+    ]);
+    expect(reset?.options[0].required ?? false).toBe(false);
   });
 
   it('puts the steps in one message with `inline`, and nowhere with `off`', async () => {
@@ -196,6 +224,13 @@ describe('Discord: /settings', () => {
   it('resets one setting, or every setting, to the defaults', async () => {
     await settings('prompt', { text: 'Be brief.' });
     await settings('steps', { where: 'off' });
+    await settings('model', { name: 'big-model' });
+    const prompt = await settings('reset', { setting: 'prompt' });
+    expect(prompt).toContain('prompt is back to its default');
+    expect((await inForce()).own).toEqual(['model', 'steps']);
+    await settings('prompt', { text: 'Be brief.' });
+    await settings('model', { name: 'gpt-4o-mini' });
+    await settings('reset', { setting: 'model' });
     const one = await settings('reset', { setting: 'steps' });
     expect(one).toContain('steps is back to its default');
     expect(one).toContain('Prompt: Be brief.');
