@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 import { parseRate } from './core/governance/rate.js';
@@ -44,6 +45,15 @@ const principalList = z
       .map((entry) => entry.trim())
       .filter(Boolean);
     for (const entry of entries) {
+      if (entry.startsWith('addr:')) {
+        if (!isAddressOrNetwork(entry.slice('addr:'.length))) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${entry}" is not addr:<IP address> or addr:<IP>/<prefix>`,
+          });
+        }
+        continue;
+      }
       if (!/^((slack|discord|web|console):)?[A-Za-z0-9_-]+(:[A-Za-z0-9_-]+)?$/.test(entry)) {
         ctx.addIssue({
           code: 'custom',
@@ -53,6 +63,15 @@ const principalList = z
     }
     return entries;
   });
+/** `203.0.113.7`, `203.0.113.0/24`, `2001:db8::/48`. */
+function isAddressOrNetwork(text: string): boolean {
+  const [address = '', prefix, extra] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
 const secret = (min: number) =>
   optionalText.pipe(
     z.string().min(min, `must be at least ${min} characters (a long random value)`).optional(),
@@ -350,6 +369,14 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push('SLACK_BOT_TOKEN: required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set.');
     }
     if (config.WEB_CHAT) problems.push(...webAuthProblems(config));
+  }
+  for (const key of ['ADMIN_USERS', 'ALLOW_USERS'] as const) {
+    const addresses = config?.[key].filter((entry) => entry.startsWith('addr:')) ?? [];
+    if (addresses.length > 0) {
+      problems.push(
+        `${key}: addr: entries name no one; only BLOCK_USERS takes addresses (got "${addresses[0]}")`,
+      );
+    }
   }
   if (problems.length > 0 || !config) throw new ConfigError(problems);
   return config;

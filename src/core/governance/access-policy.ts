@@ -1,5 +1,5 @@
 import type { Asker } from './asker.js';
-import { listNames, principalPlatform } from './principal.js';
+import { listNames, listNamesOrigin, principalPlatform } from './principal.js';
 
 /** Who may ask, named as in the configuration. */
 export interface AccessPolicy {
@@ -42,7 +42,9 @@ export async function isAdmin(
  */
 export async function decideAccess(policy: AccessPolicy, asker: Asker): Promise<AccessDecision> {
   const refuse = (rule: string): AccessDecision => ({ allowed: false, rule });
-  if (listNames(policy.BLOCK_USERS, asker.principal)) return refuse('BLOCK_USERS');
+  if (listNames(policy.BLOCK_USERS, asker.principal) || listNamesOrigin(policy.BLOCK_USERS, asker.origin)) {
+    return refuse('BLOCK_USERS');
+  }
   if (asker.platformGated) return { allowed: true };
   if (asker.dm) {
     if (!policy.ALLOW_DMS && !(await isAdmin(policy, asker))) return refuse('ALLOW_DMS');

@@ -146,6 +146,7 @@ export function createGovernor(deps: GovernorDeps): Governor {
           {
             platform: asker.platform,
             user: asker.principal,
+            origin: asker.origin,
             channel: asker.channelId,
             key,
             rule: decision.rule,

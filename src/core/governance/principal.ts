@@ -1,3 +1,5 @@
+import { BlockList, isIP } from 'node:net';
+
 /**
  * Who someone is, bound to where it was proven: `slack:T…:U…` (or `slack:U…` when the team is not known),
  * `discord:<snowflake>`, `web:<browser>`, `console:<name>`. Access lists, admins, limits, budgets, usage
@@ -58,6 +60,43 @@ export function entryNames(entry: string, principal: Principal): boolean {
 /** Whether any entry of `list` names `principal`. */
 export function listNames(list: readonly string[], principal: Principal): boolean {
   return list.some((entry) => entryNames(entry, principal));
+}
+
+/** An address entry of BLOCK_USERS: `addr:203.0.113.7`, `addr:203.0.113.0/24` or `addr:2001:db8::/48`. */
+export function isAddressEntry(entry: string): boolean {
+  return entry.startsWith('addr:');
+}
+
+/** The addresses and networks `addr:` entries name, for matching where a question came from. */
+function addressList(entries: readonly string[]): BlockList | undefined {
+  const list = new BlockList();
+  let any = false;
+  for (const entry of entries) {
+    if (!isAddressEntry(entry)) continue;
+    const [address = '', prefix] = entry.slice('addr:'.length).split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (!isIP(address)) continue;
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+    any = true;
+  }
+  return any ? list : undefined;
+}
+
+const addressLists = new WeakMap<readonly string[], BlockList | undefined>();
+
+/**
+ * Whether an origin (`addr:<IPv4>` or `addr:<IPv6 /64>`, as the web chat counts clients) is named by an
+ * `addr:` entry of `list`: a browser that drops its cookies is still blocked where it asks from.
+ */
+export function listNamesOrigin(list: readonly string[], origin: string | undefined): boolean {
+  if (!origin || !isAddressEntry(origin)) return false;
+  if (!addressLists.has(list)) addressLists.set(list, addressList(list));
+  const addresses = addressLists.get(list);
+  if (!addresses) return false;
+  const address = origin.slice('addr:'.length).split('/')[0] ?? '';
+  const family = isIP(address);
+  return family !== 0 && addresses.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 /** The entries of the user lists written as bare IDs, for a one-time hint that `platform:id` is preferred. */

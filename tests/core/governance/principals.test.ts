@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../../src/config.js';
+import { decideAccess } from '../../../src/core/governance/access-policy.js';
 import type { Asker } from '../../../src/core/governance/asker.js';
 import {
   discordPrincipal,
@@ -140,5 +142,42 @@ describe('log lines about people', () => {
     expect(parsed.find((l) => l.msg === 'refused a question')?.user).toBe('web:blocked');
     expect(parsed.find((l) => l.msg === 'limited a question')?.user).toBe(`web:ok${hostile}`);
     for (const line of parsed) expect(line.msg).not.toContain('forged');
+  });
+});
+
+describe('BLOCK_USERS by address', () => {
+  const policy = {
+    ALLOW_USERS: [],
+    ALLOW_CHANNELS: [],
+    BLOCK_CHANNELS: [],
+    ALLOW_ROLES: [],
+    ALLOW_DMS: true,
+    ADMIN_USERS: [],
+  };
+  const from = (origin: string) => browserCalling(`fresh${origin.length}`, origin);
+
+  it('refuses every browser asking from a blocked address or network, whatever its cookie', async () => {
+    const BLOCK_USERS = ['addr:203.0.113.7', 'addr:198.51.100.0/24', 'addr:2001:db8:1::/48'];
+    const allowed = async (origin: string) =>
+      (await decideAccess({ ...policy, BLOCK_USERS }, from(origin))).allowed;
+    expect(await allowed('addr:203.0.113.7')).toBe(false);
+    expect(await allowed('addr:203.0.113.8')).toBe(true);
+    expect(await allowed('addr:198.51.100.42')).toBe(false);
+    expect(await allowed('addr:2001:db8:1:5::/64')).toBe(false);
+    expect(await allowed('addr:2001:db8:2:5::/64')).toBe(true);
+  });
+
+  it('takes addresses in BLOCK_USERS only, and refuses malformed ones at start-up', () => {
+    const base = { OPENAI_API_KEY: 'sk-test-key-123456' };
+    expect(
+      parseConfig({ ...base, BLOCK_USERS: 'addr:203.0.113.7,addr:2001:db8::/32' }).BLOCK_USERS,
+    ).toHaveLength(2);
+    expect(() => parseConfig({ ...base, BLOCK_USERS: 'addr:203.0.113.999' })).toThrow(
+      /not addr:<IP address>/,
+    );
+    expect(() => parseConfig({ ...base, BLOCK_USERS: 'addr:10.0.0.0/33' })).toThrow(/not addr:<IP address>/);
+    expect(() => parseConfig({ ...base, ADMIN_USERS: 'addr:203.0.113.7' })).toThrow(
+      /only BLOCK_USERS takes addresses/,
+    );
   });
 });
