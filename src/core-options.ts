@@ -1,16 +1,21 @@
 import { type Config, SECRET_KEYS } from './config.js';
 import type { CoreOptions } from './core/create-core.js';
+import { ConfigError } from './core/errors.js';
 import { createRedactor } from './core/logger.js';
 import type { ToolSettings } from './core/tools/registry.js';
 
 /**
  * The core's options from the parsed configuration; the caller adds the stores and the logger. `secrets`
- * are scrubbed along with SECRET_KEYS (e.g. values mcp.json expanded from the environment).
+ * are scrubbed along with SECRET_KEYS (e.g. values mcp.json expanded from the environment) and the fallback
+ * models' keys; `env` is where `$NAME` entries of LLM_FALLBACK_KEYS are read. Throws a ConfigError when
+ * LLM_FALLBACK_KEYS names an unset variable or has more keys than LLM_FALLBACK has entries.
  */
 export function coreOptionsFrom(
   config: Config,
   secrets: readonly string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
 ): Omit<CoreOptions, 'store' | 'usage' | 'settings' | 'logger'> {
+  const keys = fallbackKeys(config, env);
   return {
     model: {
       apiKey: config.OPENAI_API_KEY,
@@ -26,6 +31,21 @@ export function coreOptionsFrom(
           : config.LLM_PROMPT_CACHE_KEY,
     },
     summaryModel: config.SUMMARY_MODEL,
+    fallback:
+      config.LLM_FALLBACK.length > 0
+        ? {
+            endpoints: config.LLM_FALLBACK.map((entry, i) => ({
+              ...entry,
+              apiKey: keys[i],
+              promptCacheKey:
+                config.LLM_PROMPT_CACHE_KEY === 'auto'
+                  ? servesOpenAI(entry.baseURL)
+                  : config.LLM_PROMPT_CACHE_KEY,
+            })),
+            afterMs: config.LLM_FALLBACK_AFTER_MS,
+            cooldownMs: config.LLM_FALLBACK_COOLDOWN_MS,
+          }
+        : undefined,
     models: config.LLM_MODELS,
     agent: {
       AGENT_PROTOCOL: config.AGENT_PROTOCOL,
@@ -72,8 +92,42 @@ export function coreOptionsFrom(
       timeZone: config.DEFAULT_TIMEZONE,
       prices: { input: config.LLM_PRICE_INPUT_PER_MTOK, output: config.LLM_PRICE_OUTPUT_PER_MTOK },
     },
-    redact: createRedactor([...SECRET_KEYS.map((key) => config[key]), ...secrets]),
+    redact: createRedactor([...SECRET_KEYS.map((key) => config[key]), ...keys, ...secrets]),
   };
+}
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The API keys of the LLM_FALLBACK entries, in their order, from LLM_FALLBACK_KEYS: an empty entry (or none)
+ * is no key; `$NAME` is the value of the environment variable NAME. They are secrets, to be scrubbed from
+ * logs like SECRET_KEYS (the whole LLM_FALLBACK_KEYS value is one of those, its keys one by one are not).
+ */
+export function fallbackKeys(config: Config, env: NodeJS.ProcessEnv = process.env): (string | undefined)[] {
+  const entries = (config.LLM_FALLBACK_KEYS ?? '').split(',').map((entry) => entry.trim());
+  const problems: string[] = [];
+  const keys = config.LLM_FALLBACK.map((_, i) => {
+    const entry = entries[i];
+    if (!entry) return undefined;
+    if (!entry.startsWith('$')) return entry;
+    const name = entry.slice(1);
+    const named = VARIABLE_NAME.test(name);
+    const value = named ? env[name]?.trim() : undefined;
+    if (!value) {
+      problems.push(
+        `LLM_FALLBACK_KEYS: entry ${i + 1} reads ${entry}, which is ${named ? 'not set' : 'not a variable name'}`,
+      );
+    }
+    return value;
+  });
+  const extra = entries.slice(config.LLM_FALLBACK.length).filter(Boolean).length;
+  if (extra > 0) {
+    problems.push(
+      `LLM_FALLBACK_KEYS: ${entries.length} keys for ${config.LLM_FALLBACK.length} LLM_FALLBACK entries (one key per entry, in the same order)`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return keys;
 }
 
 /** Each tool's own settings, picked one by one: no tool sees another's secrets or a platform token. */

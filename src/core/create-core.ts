@@ -1,8 +1,13 @@
 import { type AgentSettings, createAgent } from './agent/create-agent.js';
+import type { TokenUsage } from './agent/events.js';
+import type { Agent } from './agent/types.js';
 import type { Assistant } from './assistant.js';
 import { createGovernor, type GovernanceSettings } from './governance/governor.js';
 import type { InputSettings } from './input/types.js';
-import { createOpenAIChatModel, type OpenAIChatModelOptions } from './llm/openai-chat-model.js';
+import { createModelChains, type FallbackSettings } from './llm/create-model-chains.js';
+import type { ModelFallbackObserver } from './llm/fallback-model.js';
+import { fallbackNotice, listenForAnswers, reportingAnswers } from './llm/model-answers.js';
+import type { OpenAIChatModelOptions } from './llm/openai-chat-model.js';
 import type { Logger } from './logger.js';
 import { createChannelMemory } from './memory/channel-memory.js';
 import { createSummarizer } from './memory/summarizer.js';
@@ -33,6 +38,13 @@ export interface CoreOptions {
   model: OpenAIChatModelOptions;
   /** The model that writes memory summaries, on the same endpoint; `model.model` when unset. */
   summaryModel?: string | undefined;
+  /**
+   * LLM_FALLBACK: endpoints tried in order when the one before is unavailable (see createFallbackModel), for
+   * the agent and the summaries alike; only `model` when unset.
+   */
+  fallback?: FallbackSettings | undefined;
+  /** The clock the fallback endpoints' circuit breakers measure their cooldown on; Date.now when unset. */
+  now?: (() => number) | undefined;
   /** LLM_MODELS: the models a channel's settings may pick, on the same endpoint (`model.model` always may). */
   models?: readonly string[] | undefined;
   agent: AgentSettings;
@@ -57,8 +69,8 @@ export interface CoreOptions {
   feedback?: FeedbackStore | undefined;
   /** Access lists, limits, budgets and prices. */
   governance: GovernanceSettings;
-  /** Told of every governed question as it ends (metrics). */
-  observer?: RunObserver | undefined;
+  /** Told of every governed question as it ends, and of every model request a fallback answered (metrics). */
+  observer?: (RunObserver & ModelFallbackObserver) | undefined;
   logger: Logger;
   /** Scrubs secrets from tool output and error text before the model or the logs see them. */
   redact: (text: string) => string;
@@ -69,27 +81,38 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const { store, logger } = options;
   const prompts = loadPrompts(options.promptsDir);
   const tools = combineTools([fixedTools(createTools(options.tools)), ...(options.toolSources ?? [])]);
-  const agent = createAgent({
-    model: createOpenAIChatModel(options.model),
-    tools,
-    prompts,
-    settings: options.agent,
+  const summaryModel = options.summaryModel ?? options.model.model;
+  const models = createModelChains(options.model, summaryModel, options.fallback, {
+    observer: options.observer,
     logger,
-    redact: options.redact,
-    vision: options.input?.LLM_VISION,
+    now: options.now,
   });
-  const summarizer = createSummarizer({
-    // Summaries are read by no one as they stream, so they are fetched whole.
-    model: createOpenAIChatModel({
-      ...options.model,
-      model: options.summaryModel ?? options.model.model,
-      stream: false,
+  const agent = noticingFallbacks(
+    createAgent({
+      model: reportingAnswers(models.agent),
+      tools,
+      prompts,
+      settings: options.agent,
+      logger,
+      redact: options.redact,
+      vision: options.input?.LLM_VISION,
     }),
+    logger,
+  );
+  // Which model wrote each summary, by the usage object the summariser hands on (fallbacks have their own).
+  const summarizedBy = new WeakMap<TokenUsage, string>();
+  const summarizer = createSummarizer({
+    model: {
+      async complete(request) {
+        const completion = await models.summary.complete(request);
+        if (completion.answeredBy) summarizedBy.set(completion.usage, completion.answeredBy.model);
+        return completion;
+      },
+    },
     prompts,
     maxTokens: options.memory.MEMORY_SUMMARY_MAX_TOKENS,
     logger,
   });
-  const summaryModel = options.summaryModel ?? options.model.model;
   const governor = createGovernor({
     settings: options.governance,
     usage: options.usage,
@@ -105,7 +128,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger,
     onSummaryUsage: (key, spent) =>
       void governor
-        .summarized(key, spent, summaryModel)
+        .summarized(key, spent, summarizedBy.get(spent) ?? summaryModel)
         .catch((err: unknown) => logger.error({ key, err }, 'could not record a summary’s usage')),
   });
   const settings = createSettingsService({
@@ -128,9 +151,34 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     settings,
     feedback: options.feedback,
     input: options.input,
+    startingModel: options.fallback ? models.startingModel : undefined,
   });
   return {
     assistant,
     close: () => assistant.close(),
+  };
+}
+
+/**
+ * The agent, with a `notice` under each answer a fallback model gave (once per fallback and run), saying the
+ * primary was unavailable and who answered: endpoints are named `model@host`, never by key or full URL.
+ */
+function noticingFallbacks(agent: Agent, logger: Logger): Agent {
+  return {
+    run(input, onEvent) {
+      const told = new Set<string>();
+      return listenForAnswers(
+        (answer) => {
+          if (!answer.insteadOf || !onEvent || told.has(answer.endpoint)) return;
+          told.add(answer.endpoint);
+          try {
+            onEvent({ type: 'notice', code: 'model_fallback', message: fallbackNotice(answer) });
+          } catch (err) {
+            logger.warn({ err }, 'an event handler failed');
+          }
+        },
+        () => agent.run(input, onEvent),
+      );
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ModelFallbackObserver } from '../core/llm/fallback-model.js';
 import type { RunObservation, RunObserver } from '../core/ports/run-observer.js';
 import type { RouteHandler } from '../server/http-server.js';
 import { boundedCounter, boundedHistogram } from './bounded-metrics.js';
@@ -8,7 +9,8 @@ export const UNKNOWN_TOOL = 'unknown';
 
 /** The bot's Prometheus metrics: an observer for the core, counters for the platforms, and the route. */
 export interface Metrics {
-  observer: RunObserver;
+  /** Told of every question as it ends, and of every model request a fallback answered (LLM_FALLBACK). */
+  observer: RunObserver & Required<ModelFallbackObserver>;
   /** A platform's API answered 429 (the client waits and retries). */
   rateLimited(platform: string): void;
   /** `GET /metrics` in Prometheus text format. */
@@ -27,8 +29,9 @@ export interface MetricsOptions {
 }
 
 /**
- * Creates the metrics. Labels are platform names, outcomes, token kinds and tool names the bot has (else
- * `unknown`): never user text, IDs or secrets; every label value is cut to 64 characters.
+ * Creates the metrics. Labels are platform names, outcomes, token kinds, tool names the bot has (else
+ * `unknown`) and model endpoints as configured (`model@host`): never user text, IDs or secrets; every label
+ * value is cut to 64 characters.
  */
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
@@ -63,6 +66,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
     name: 'thinkthread_tool_calls_total',
     help: 'Tool calls, by tool (`unknown`: a name the bot has no tool by).',
     labelNames: ['tool'] as const,
+    registry,
+  });
+  const fallbacks = boundedCounter({
+    name: 'thinkthread_model_fallbacks_total',
+    help: 'Model requests a fallback (LLM_FALLBACK) answered because the primary was unavailable or kept out, by primary and fallback (model@host).',
+    labelNames: ['from', 'to'] as const,
     registry,
   });
   const limited = boundedCounter({
@@ -110,7 +119,11 @@ export function createMetrics(options: MetricsOptions): Metrics {
   };
 
   return {
-    observer: { observe, waited: (ms) => queueWait.observe(ms / 1000) },
+    observer: {
+      observe,
+      waited: (ms) => queueWait.observe(ms / 1000),
+      modelFallback: (from, to) => fallbacks.inc({ from, to }),
+    },
     rateLimited: (platform) => limited.inc({ platform }),
     async handler(_req, res) {
       const body = await registry.metrics();

@@ -24,10 +24,11 @@ export type AgentEvent =
   /** `truncated`: `text` is incomplete (see {@link AnswerCut}) and renderers should say so. */
   | { type: 'answer'; text: string; usage: TokenUsage; steps: number; truncated?: AnswerCut }
   /**
-   * Something the asker should know about an answer, shown under it: it could not be remembered, or part
-   * of what came with the question (the thread, a file, an image) could not be read or seen.
+   * Something the asker should know about an answer, shown under it: it could not be remembered, part of
+   * what came with the question (the thread, a file, an image) could not be read or seen, or a fallback
+   * model (LLM_FALLBACK) answered because the primary was unavailable.
    */
-  | { type: 'notice'; code: 'not_remembered' | 'input'; message: string }
+  | { type: 'notice'; code: 'not_remembered' | 'input' | 'model_fallback'; message: string }
   /** One model call finished, spending `usage` (emitted for every call, whatever the run's outcome). */
   | { type: 'usage'; step: number; usage: TokenUsage }
   | { type: 'error'; code: ErrorCode; message: string };

@@ -13,6 +13,7 @@ import { pauseIfBusy } from '../util/pauser.js';
 import { leanFetch, type ModelResponse } from './lean-fetch.js';
 import { readJsonBody } from './read-json-body.js';
 import { readSseJson } from './read-sse-json.js';
+import { retryAfterMs } from './retry-after.js';
 import { createThinkSplitter, loneClose, splitThinking } from './think-splitter.js';
 import type {
   ChatMessage,
@@ -42,18 +43,29 @@ export interface OpenAIChatModelOptions {
   stream: boolean;
   /** Sends each request's `cacheKey` as `prompt_cache_key` (servers that reject unknown fields must not get it). */
   promptCacheKey?: boolean | undefined;
+  /**
+   * Set when another endpoint follows this one (LLM_FALLBACK), which serves better than waiting here: a 429
+   * asking to wait longer than `afterMs` (`retry-after`, `retry-after-ms`) is not retried, and a request gets
+   * `timeoutMs` in all until its response starts, retries and their back-off included, so a hanging endpoint
+   * costs one LLM_TIMEOUT_MS rather than one per retry. Within that time, 5xx, failed connections and shorter
+   * 429s are still retried (`maxRetries`), which rides out a blip without moving to the fallback.
+   */
+  handOff?: { afterMs: number } | undefined;
+  /** The setting that names this endpoint's address, for error messages; `OPENAI_BASE_URL` when unset. */
+  setting?: string | undefined;
 }
 
 /** A ChatModel over any OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, DeepSeek, Qwen…). */
 export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatModel {
-  const endpoint = describeEndpoint(options.baseURL, options.model);
+  const endpoint = describeEndpoint(options.baseURL, options.model, options.setting);
+  const handOff = options.handOff;
   const client = new OpenAI({
     // Local servers (Ollama, vLLM) accept any key; the SDK insists on one.
     apiKey: options.apiKey ?? 'not-needed',
     baseURL: options.baseURL ?? null,
     maxRetries: options.maxRetries,
     timeout: options.timeoutMs,
-    fetch: leanFetch,
+    fetch: handOff ? longWaitsFinal(handOff.afterMs) : leanFetch,
   });
 
   return {
@@ -73,13 +85,16 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       if (request.stop?.length) params.stop = [...request.stop];
       if (request.maxTokens) params.max_tokens = request.maxTokens;
       if (options.promptCacheKey && request.cacheKey) params.prompt_cache_key = request.cacheKey;
+      const deadline = handOff ? startDeadline(request.signal, options.timeoutMs) : undefined;
+      const call: Call = { options: signalOf(request, deadline), responded: () => deadline?.stop() };
       try {
-        if (options.stream) return await streamed(client, params, request, options.timeoutMs);
+        if (options.stream) return await streamed(client, params, request, options.timeoutMs, call);
         // The SDK sends the request; the JSON is read here (the SDK's parsing adds request-id and log details
         // no caller uses). A body that is not JSON is a SyntaxError: "malformed response".
         const raw = (await client.chat.completions
-          .create({ ...params, stream: false }, signalOf(request))
+          .create({ ...params, stream: false }, call.options)
           .asResponse()) as unknown as ModelResponse;
+        call.responded();
         const response = (await readJsonBody(raw.body, MAX_REPLY_CHARS)) as Partial<ChatCompletion> | null;
         const choice = response?.choices?.[0];
         if (!choice?.message) throw new ModelError('model_error', 'The model returned no choices.');
@@ -100,9 +115,73 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
           finishReason: choice.finish_reason ?? null,
         };
       } catch (err) {
+        if (deadline?.expired && !request.signal?.aborted) {
+          throw new ModelError('model_unavailable', 'The model did not answer in time.', undefined, err);
+        }
         throw toModelError(err, endpoint);
+      } finally {
+        deadline?.dispose();
       }
     },
+  };
+}
+
+/** The SDK's options of one request, and what to do once its response starts. */
+interface Call {
+  options: { signal: AbortSignal } | undefined;
+  responded(): void;
+}
+
+/** A request's time until its response starts, across the SDK's retries (see OpenAIChatModelOptions.handOff). */
+interface Deadline {
+  signal: AbortSignal;
+  readonly expired: boolean;
+  /** The response started: the rest is bounded by the idle limit, and by the run's own signal. */
+  stop(): void;
+  dispose(): void;
+}
+
+function startDeadline(parent: AbortSignal | undefined, ms: number): Deadline {
+  const controller = new AbortController();
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort(new Error('model request deadline'));
+  }, ms);
+  const onAbort = () => controller.abort(parent?.reason);
+  if (parent?.aborted) controller.abort(parent.reason);
+  else parent?.addEventListener('abort', onAbort, { once: true });
+  const stop = () => clearTimeout(timer);
+  return {
+    signal: controller.signal,
+    get expired() {
+      return expired;
+    },
+    stop,
+    dispose() {
+      stop();
+      parent?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * leanFetch, with a 429 that asks to wait longer than `afterMs` marked `x-should-retry: false`, which the SDK
+ * obeys: the next endpoint is tried at once instead of the SDK backing off and asking again.
+ */
+function longWaitsFinal(afterMs: number): typeof leanFetch {
+  return async (input, init) => {
+    const response = (await leanFetch(input, init)) as unknown as ModelResponse;
+    if (response.status !== 429) return response as unknown as Response;
+    const wait = retryAfterMs(response.headers);
+    if (wait === undefined || wait <= afterMs) return response as unknown as Response;
+    const { headers } = response;
+    const final = Object.create(response) as Record<string, unknown>;
+    final.headers = {
+      get: (name: string) => (name.toLowerCase() === 'x-should-retry' ? 'false' : headers.get(name)),
+      entries: () => headers.entries(),
+    };
+    return final as unknown as Response;
   };
 }
 
@@ -111,11 +190,13 @@ async function streamed(
   params: ChatCompletionCreateParamsBase,
   request: CompletionRequest,
   idleMs: number,
+  call: Call,
 ): Promise<Completion> {
   // The SDK sends the request (retries, timeout, errors by status); the body is read here, see readSseJson.
   const response = (await client.chat.completions
-    .create({ ...params, stream: true, stream_options: { include_usage: true } }, signalOf(request))
+    .create({ ...params, stream: true, stream_options: { include_usage: true } }, call.options)
     .asResponse()) as unknown as ModelResponse;
+  call.responded();
   let content = '';
   let reasoning = '';
   // Reasoning from the `reasoning_content` field and from `<think>` tags are kept as separate paragraphs.
@@ -184,8 +265,13 @@ async function streamed(
 /**
  * The request's own signal, handed to the SDK as is: it adds one abort listener per request and never removes
  * it, which is why CompletionRequest.signal must live about as long as a run, not as long as the process.
+ * With a deadline, the deadline's (a child of the request's, for this request only).
  */
-function signalOf(request: CompletionRequest): { signal: AbortSignal } | undefined {
+function signalOf(
+  request: CompletionRequest,
+  deadline: Deadline | undefined,
+): { signal: AbortSignal } | undefined {
+  if (deadline) return { signal: deadline.signal };
   return request.signal ? { signal: request.signal } : undefined;
 }
 
@@ -289,9 +375,11 @@ interface Endpoint {
   /** The base URL's path does not end in `/v1`, the usual mount point of OpenAI-compatible servers. */
   missingV1: boolean;
   model: string;
+  /** The setting that names the address (`OPENAI_BASE_URL`, `LLM_FALLBACK`). */
+  setting: string;
 }
 
-function describeEndpoint(baseURL: string | undefined, model: string): Endpoint {
+function describeEndpoint(baseURL: string | undefined, model: string, setting = 'OPENAI_BASE_URL'): Endpoint {
   const url = new URL(baseURL ?? 'https://api.openai.com/v1');
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const path = url.pathname.replace(/\/+$/, '');
@@ -300,6 +388,7 @@ function describeEndpoint(baseURL: string | undefined, model: string): Endpoint 
     hostPort: `${url.hostname}:${port}`,
     missingV1: baseURL !== undefined && !/\/v\d+$/.test(path),
     model,
+    setting,
   };
 }
 
@@ -326,7 +415,7 @@ function toModelError(err: unknown, endpoint: Endpoint): unknown {
       code === 'ECONNREFUSED'
         ? `nothing is listening at ${endpoint.hostPort} (connection refused); is the model server running?`
         : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-          ? `its host in OPENAI_BASE_URL (${endpoint.hostPort}) could not be found`
+          ? `its host in ${endpoint.setting} (${endpoint.hostPort}) could not be found`
           : `no connection to ${endpoint.hostPort}${code ? ` (${code})` : ''}`;
     return new ModelError(
       'model_unavailable',
@@ -350,7 +439,7 @@ function toModelError(err: unknown, endpoint: Endpoint): unknown {
       // Redirects are not followed (see leanFetch); the location is not shown, it may carry a token.
       return new ModelError(
         'model_error',
-        `${endpoint.base} answered with a redirect (HTTP ${status}): set OPENAI_BASE_URL to the address it redirects to.`,
+        `${endpoint.base} answered with a redirect (HTTP ${status}): set ${endpoint.setting} to the address it redirects to.`,
         status,
         err,
       );
@@ -359,8 +448,10 @@ function toModelError(err: unknown, endpoint: Endpoint): unknown {
       const modelMissing = err.code === 'model_not_found' || /model/i.test(err.message);
       const hint =
         endpoint.missingV1 && !modelMissing
-          ? `${endpoint.base}/chat/completions answered 404: OpenAI-compatible servers usually serve under /v1, so OPENAI_BASE_URL may need to end in /v1.`
-          : `The model server answered 404: check LLM_MODEL ("${endpoint.model}") and OPENAI_BASE_URL (${endpoint.base}).`;
+          ? `${endpoint.base}/chat/completions answered 404: OpenAI-compatible servers usually serve under /v1, so ${endpoint.setting} may need to end in /v1.`
+          : endpoint.setting === 'OPENAI_BASE_URL'
+            ? `The model server answered 404: check LLM_MODEL ("${endpoint.model}") and OPENAI_BASE_URL (${endpoint.base}).`
+            : `The model server answered 404: check the ${endpoint.setting} entry "${endpoint.model}@${endpoint.base}".`;
       return new ModelError('model_error', hint, status, err);
     }
     return new ModelError(

@@ -56,6 +56,18 @@ export interface Completion {
   toolCalls: ToolCall[];
   usage: TokenUsage;
   finishReason: string | null;
+  /** Set by a fallback chain (LLM_FALLBACK): which endpoint answered, and the primary it stood in for. */
+  answeredBy?: AnsweredBy | undefined;
+}
+
+/** The endpoint that answered one request of a fallback chain. */
+export interface AnsweredBy {
+  /** The model name it answered with. */
+  model: string;
+  /** `model@host` (see endpointName). */
+  endpoint: string;
+  /** `model@host` of the primary, when a fallback answered in its place. */
+  insteadOf?: string | undefined;
 }
 
 /** Any chat model: the OpenAI-compatible client in production, anything in a pinch. */

@@ -54,6 +54,11 @@ export interface AssistantDeps {
   now?: () => number;
   /** Budgets of thread context and attachments, and whether the model sees images. */
   input?: InputSettings | undefined;
+  /**
+   * The model a run asking for `model` starts on (a fallback's while the primary is kept out, LLM_FALLBACK):
+   * what its usage record names. `model` itself when unset.
+   */
+  startingModel?: ((model: string) => string) | undefined;
 }
 
 /**
@@ -195,7 +200,13 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     if (request.signal?.aborted) return cancelled(onEvent);
     let admit: Awaited<ReturnType<Governor['admit']>>;
     try {
-      admit = await governor.admit(asker, key, settings);
+      admit = await governor.admit(
+        asker,
+        key,
+        settings && deps.startingModel
+          ? { model: deps.startingModel(settings.model), protocol: settings.protocol }
+          : settings,
+      );
     } catch (err) {
       // Without the count, a limit cannot be kept: the question waits for the store rather than spending.
       logger?.error({ key, err }, 'could not count the question against its limits');
