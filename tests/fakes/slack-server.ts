@@ -70,7 +70,12 @@ interface FakeSlackFile {
 
 /** A native stream (`chat.startStream` / `appendStream` / `stopStream`) as the fake saw it. */
 export interface FakeStream {
-  state: 'streaming' | 'stopped' | 'expired';
+  /** `stopped_by_user`: someone pressed Slack's own stop on it (see `pressStop`). */
+  state: 'streaming' | 'stopped' | 'expired' | 'stopped_by_user';
+  /** The fake clock's time at `chat.startStream`; the stream expires STREAM_LIMITS.streamLifetimeMs later. */
+  startedAt: number;
+  /** Made by another app (see `disown`): appends and stops answer `message_not_owned_by_app`. */
+  foreign?: boolean;
   taskDisplayMode: string | undefined;
   recipient: { user: string | undefined; team: string | undefined };
   /** Every chunk received, in order (a `markdown_text` argument counts as a chunk). */
@@ -95,18 +100,75 @@ export interface FakeTask {
 
 /** What the fake does with streams: expire them after some appends, or not know the methods at all. */
 export interface FakeStreamingBehaviour {
-  /** A stream stops accepting chunks (`message_not_in_streaming_state`) after this many appends. */
+  /** A stream stops accepting calls (`message_not_in_streaming_state`, stops included) after this many appends. */
   expireAfterAppends?: number | undefined;
   /** Every streaming method answers this error (e.g. `unknown_method`, `not_allowed`). */
   reject?: string | undefined;
 }
 
-/** Slack's limits on streams, enforced by the fake so tests catch chunks Slack would refuse. */
+/**
+ * Slack's rules for streams, each written once, with where it comes from. The fake enforces every one of
+ * them, and the tests read them from here.
+ */
 export const STREAM_LIMITS = {
+  /** "markdown_text … Limit this field to 12,000 characters" (slack-api-ref docs.slack.dev/methods/chat.startStream.json, appendStream, stopStream). */
   markdownChars: 12_000,
+  /** Task card title/details/output: not on Slack's pages; Microsoft Agents' `TaskUpdateChunk` says 256 ("Maximum 256 characters"). */
   taskFieldChars: 256,
+  /** `chat.update` text of a streamed message, kept short (the fakes' convention; Slack documents no cap). */
   updateTextChars: 4000,
+  /** `TaskUpdateChunk.status` (@slack/types 3.2 chunk.d.ts). */
   statuses: ['pending', 'in_progress', 'complete', 'error'],
+  /** `task_display_mode` enum (chat.startStream.json: `timeline` | `plan`). */
+  taskDisplayModes: ['timeline', 'plan'],
+  /**
+   * Calls a minute per workspace, per method: each method's tier (slack-api-ref docs.slack.dev/methods/*.json
+   * `rate_limits`: startStream `t2`, stopStream `t2`, appendStream `t4`; docs.slack.dev/apis/web-api/rate-limits:
+   * "Tier 2 20+ per minute", "Tier 4 100+ per minute"). Past it: HTTP 429, `Retry-After`, `ratelimited`.
+   */
+  perMinute: { 'chat.startStream': 20, 'chat.stopStream': 20, 'chat.appendStream': 100 } as Record<
+    string,
+    number
+  >,
+  /**
+   * A stream stops taking chunks this long after it started, "even with active traffic" (python-slack-sdk
+   * #1859; vercel/chat #884 "Slack expires native streams after roughly five minutes"): then
+   * `message_not_in_streaming_state`.
+   */
+  streamLifetimeMs: 5 * 60_000,
+  /**
+   * The arguments each streaming method takes (@slack/web-api 8.2 `ChatStartStreamArguments`,
+   * `ChatAppendStreamArguments`, `ChatStopStreamArguments`; `team_id` is what the WebClient adds for a team's
+   * client). Anything else, a missing required one, or neither `markdown_text` nor `chunks` where one is
+   * required is `invalid_arguments`.
+   */
+  arguments: {
+    'chat.startStream': {
+      required: ['channel', 'thread_ts'],
+      optional: [
+        'markdown_text',
+        'chunks',
+        'recipient_team_id',
+        'recipient_user_id',
+        'task_display_mode',
+        'icon_emoji',
+        'icon_url',
+        'username',
+        'team_id',
+      ],
+      textOrChunks: true,
+    },
+    'chat.appendStream': {
+      required: ['channel', 'ts'],
+      optional: ['markdown_text', 'chunks', 'team_id'],
+      textOrChunks: true,
+    },
+    'chat.stopStream': {
+      required: ['channel', 'ts'],
+      optional: ['markdown_text', 'chunks', 'blocks', 'metadata', 'session_status', 'team_id'],
+      textOrChunks: false,
+    },
+  } as Record<string, { required: string[]; optional: string[]; textOrChunks: boolean }>,
 } as const;
 
 /** A message posted to a slash command's `response_url` (what `respond()` sends). */
@@ -145,6 +207,8 @@ export interface FakeSlackOptions {
   users?: Record<string, FakeSlackUser>;
   /** The bot token file downloads must carry; without it they get Slack's sign-in page (HTML). */
   botToken?: string;
+  /** The fake's clock (ms) for rate windows and stream lifetimes; `Date.now` unless a test moves time. */
+  now?: () => number;
 }
 
 /** A local Slack: the Web API under `/api/`, `response_url`s under `/response/`, Socket Mode at `/socket`. */
@@ -170,6 +234,11 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const files = new Map<string, FakeSlackFile>();
   const downloads: FakeSlackDownload[] = [];
   const streaming: FakeStreamingBehaviour = {};
+  const now = options.now ?? Date.now;
+  /** Times of the calls each workspace made to each rate-limited method, within the last minute. */
+  const windows = new Map<string, number[]>();
+  /** Calls to `chat.update` on a message still streaming (what Slack does with them is documented nowhere). */
+  const updatesWhileStreaming: Json[] = [];
   const assistantCalls = {
     statuses: [] as Json[],
     suggestedPrompts: [] as Json[],
@@ -193,7 +262,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
         const method = path.slice('/api/'.length);
         const args = parseArgs(req, raw);
         const override = overrides.map((o) => o({ method, args })).find((r) => r !== undefined);
-        const reply = override ?? answer(method, args, req);
+        const reply = override ?? rateLimited(method, args) ?? answer(method, args, req);
         if (reply instanceof HttpReply) ({ status, headers, body } = reply);
         else body = reply;
         calls.push({ method, token: bearer(req), args, status, reply: body, at: performance.now() });
@@ -212,6 +281,22 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       notify();
     });
   });
+
+  /** A 429 with `Retry-After` when this call would pass its method's calls a minute in its workspace. */
+  function rateLimited(method: string, args: Json): HttpReply | undefined {
+    const limit = STREAM_LIMITS.perMinute[method];
+    if (limit === undefined) return undefined;
+    const key = `${args.team_id ?? team}:${method}`;
+    const at = now();
+    const recent = (windows.get(key) ?? []).filter((t) => t > at - 60_000);
+    windows.set(key, recent);
+    if (recent.length >= limit) {
+      const retryAfter = Math.max(1, Math.ceil((recent[0]! + 60_000 - at) / 1000));
+      return new HttpReply(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(retryAfter) });
+    }
+    recent.push(at);
+    return undefined;
+  }
 
   function answer(method: string, args: Json, req: IncomingMessage): Json {
     switch (method) {
@@ -288,6 +373,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       case 'chat.update': {
         const message = messages.find((m) => m.channel === args.channel && m.ts === args.ts);
         if (!message) return { ok: false, error: 'message_not_found' };
+        if (message.stream?.state === 'streaming') updatesWhileStreaming.push(args);
         if (message.stream && String(args.text ?? '').length > STREAM_LIMITS.updateTextChars)
           return { ok: false, error: 'msg_too_long' };
         message.text = args.text ?? '';
@@ -413,16 +499,19 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
 
   function answerStream(method: string, args: Json): Json {
     if (streaming.reject) return { ok: false, error: streaming.reject };
+    const badArgs = invalidArguments(method, args);
+    if (badArgs) return { ok: false, error: 'invalid_arguments', response_metadata: { messages: [badArgs] } };
     const problem = invalidChunks(args);
-    if (problem) return { ok: false, error: 'invalid_arguments', response_metadata: { messages: [problem] } };
+    // appendStream.json documents `invalid_chunks` for chunks Slack cannot take.
+    if (problem) return { ok: false, error: 'invalid_chunks', response_metadata: { messages: [problem] } };
     if (method === 'chat.startStream') {
-      if (!args.channel || !args.thread_ts) return { ok: false, error: 'invalid_arguments' };
       const dm = String(args.channel).startsWith('D');
-      if (!dm && (!args.recipient_user_id || !args.recipient_team_id))
-        return { ok: false, error: 'missing_recipient_user_id' };
+      if (!dm && !args.recipient_user_id) return { ok: false, error: 'missing_recipient_user_id' };
+      if (!dm && !args.recipient_team_id) return { ok: false, error: 'missing_recipient_team_id' };
       const ts = nextTs();
       const stream: FakeStream = {
         state: 'streaming',
+        startedAt: now(),
         taskDisplayMode: args.task_display_mode,
         recipient: { user: args.recipient_user_id, team: args.recipient_team_id },
         chunks: [],
@@ -447,14 +536,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     const message = messages.find((m) => m.channel === args.channel && m.ts === args.ts);
     if (!message?.stream) return { ok: false, error: 'message_not_found' };
     const stream = message.stream;
+    if (stream.foreign) return { ok: false, error: 'message_not_owned_by_app' };
+    if (stream.state === 'streaming' && now() - stream.startedAt > STREAM_LIMITS.streamLifetimeMs)
+      stream.state = 'expired';
+    // "The streaming message was stopped by the user and no further appends are accepted" (appendStream.json).
+    if (stream.state === 'stopped_by_user') return { ok: false, error: 'stopped_by_user' };
     if (stream.state !== 'streaming') return { ok: false, error: 'message_not_in_streaming_state' };
-    if (method === 'chat.appendStream') {
-      if (streaming.expireAfterAppends !== undefined && stream.appends >= streaming.expireAfterAppends) {
-        stream.state = 'expired';
-        return { ok: false, error: 'message_not_in_streaming_state' };
-      }
-      stream.appends++;
+    if (streaming.expireAfterAppends !== undefined && stream.appends >= streaming.expireAfterAppends) {
+      stream.state = 'expired';
+      return { ok: false, error: 'message_not_in_streaming_state' };
     }
+    if (method === 'chat.appendStream') stream.appends++;
     const tooLong = addChunks(message, args);
     if (tooLong) return tooLong;
     if (method === 'chat.stopStream') {
@@ -594,6 +686,37 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     waitFor,
     /** How streams behave from now on (expiry, unknown methods). */
     streaming,
+    /**
+     * Presses Slack's own stop on the streaming message `ts`, as `user`: the stream takes no more
+     * (`stopped_by_user`). Returns the `agent_session_stopped` event Slack then sends (docs.slack.dev/reference/
+     * events/agent_session_stopped: `channel`, `user`, `thread_ts`, `streaming_message_ts`, `event_ts`), for
+     * the test to deliver.
+     */
+    pressStop(ts: string, user: string): Json {
+      const message = messages.find((m) => m.ts === ts && m.stream);
+      if (!message?.stream) throw new Error(`fake Slack: no stream ${ts}`);
+      const streamed = message.stream.state === 'streaming';
+      if (streamed) message.stream.state = 'stopped_by_user';
+      notify();
+      return eventCallback(
+        {
+          type: 'agent_session_stopped',
+          channel: message.channel,
+          user,
+          thread_ts: message.threadTs,
+          streaming_message_ts: streamed ? [ts] : [],
+          event_ts: nextTs(),
+        },
+        { team },
+      );
+    },
+    /** Makes the stream `ts` another app's: appends and stops answer `message_not_owned_by_app`. */
+    disown(ts: string) {
+      const message = messages.find((m) => m.ts === ts && m.stream);
+      if (message?.stream) message.stream.foreign = true;
+    },
+    /** `chat.update` calls on messages that were still streaming. */
+    updatesWhileStreaming,
     /** `assistant.threads.setStatus` / `setSuggestedPrompts` / `setTitle` calls accepted, in order. */
     assistant: assistantCalls,
     /** Calls of one Web API method, in order. */
@@ -701,11 +824,31 @@ export function taskCards(message: { stream?: FakeStream | undefined; blocks?: J
     .join('\n');
 }
 
-/** Why Slack would refuse these stream arguments, or undefined when it would take them. */
+/** Why the SDK's argument types (and so Slack) reject a streaming call's arguments, or undefined. */
+function invalidArguments(method: string, args: Json): string | undefined {
+  const rule = STREAM_LIMITS.arguments[method]!;
+  for (const name of Object.keys(args))
+    if (!rule.required.includes(name) && !rule.optional.includes(name)) return `unknown argument ${name}`;
+  for (const name of rule.required)
+    if (typeof args[name] !== 'string' || !args[name]) return `${name} is required`;
+  for (const name of ['markdown_text', 'recipient_team_id', 'recipient_user_id', 'session_status'])
+    if (args[name] !== undefined && typeof args[name] !== 'string') return `${name} must be a string`;
+  if (rule.textOrChunks && args.markdown_text === undefined && args.chunks === undefined)
+    return 'either markdown_text or chunks is required';
+  if (args.chunks !== undefined && !Array.isArray(args.chunks)) return 'chunks must be an array';
+  if (args.blocks !== undefined && !Array.isArray(args.blocks)) return 'blocks must be an array';
+  if (
+    args.task_display_mode !== undefined &&
+    !STREAM_LIMITS.taskDisplayModes.includes(args.task_display_mode)
+  )
+    return 'task_display_mode must be timeline or plan';
+  return undefined;
+}
+
+/** Why Slack would refuse these stream chunks, or undefined when it would take them. */
 function invalidChunks(args: Json): string | undefined {
   if (typeof args.markdown_text === 'string' && args.markdown_text.length > STREAM_LIMITS.markdownChars)
     return 'markdown_text is too long';
-  if (args.chunks !== undefined && !Array.isArray(args.chunks)) return 'chunks must be an array';
   for (const chunk of args.chunks ?? []) {
     switch (chunk.type) {
       case 'markdown_text':

@@ -4,6 +4,7 @@ import { createLocalArrivals } from '../../core/runs/run-queue.js';
 import { createRunRegistry } from '../shared/run-registry.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
+import { createAgentSessions } from './agent-sessions.js';
 import { createAgentSurface } from './agent-surface.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { registerCommands } from './commands.js';
@@ -12,6 +13,7 @@ import { sayInterrupted } from './interrupted.js';
 import { createMountedReceiver } from './mounted-receiver.js';
 import { registerRunButtons } from './run-buttons.js';
 import { explainStartError } from './start-errors.js';
+import { createStreamBudget } from './stream-budget.js';
 import { createStreamingSupport } from './streaming-support.js';
 import { createThreadReader } from './thread-history.js';
 import { createUserDirectory } from './user-names.js';
@@ -30,7 +32,14 @@ export interface SlackAdapter extends PlatformAdapter {
  * HTTP server) or Socket Mode (when SLACK_APP_TOKEN is set). Mentions, DMs and `/ask` become runs;
  * `/reset` and `/memory` answer privately.
  */
-export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
+export function createSlackAdapter(
+  deps: PlatformDeps & {
+    /** The clock streams and their budget go by; tests move it. */
+    now?: () => number;
+    /** Streaming calls a minute per workspace (tests lower them). */
+    streamCalls?: { start: number; stop: number; append: number };
+  },
+): SlackAdapter {
   const { config, assistant } = deps;
   const token = config.SLACK_BOT_TOKEN;
   if (!token) throw new ConfigError(['SLACK_BOT_TOKEN: required for Slack.']);
@@ -106,6 +115,9 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
     streaming: createStreamingSupport(config.SLACK_STREAMING, logger),
     taskDisplay: config.SLACK_TASK_DISPLAY,
     agent: createAgentSurface(config.SLACK_SUGGESTED_PROMPTS, logger),
+    budget: createStreamBudget(deps.streamCalls, deps.now),
+    sessions: createAgentSessions(),
+    now: deps.now,
   };
   deps.line?.onInterrupted('slack', (question) => sayInterrupted(app.client, question, logger));
   const intake = createIntake(intakeDeps);
@@ -125,6 +137,7 @@ export function createSlackAdapter(deps: PlatformDeps): SlackAdapter {
   registerCommands(app, config, intakeDeps);
   registerRunButtons(app, { assistant, runs, users, adminUsers: config.ADMIN_USERS, work, logger });
   intakeDeps.agent.register(app);
+  intakeDeps.sessions.register(app, { runs, users, work, logger });
   // One bad event must never take the process down: Bolt routes listener errors here.
   app.error(async (err) => {
     logger.error({ err }, 'a Slack event failed');

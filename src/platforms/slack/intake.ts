@@ -131,6 +131,8 @@ export function createIntake(deps: IntakeDeps): Intake {
           settingsKey: conversationKey(delivery.teamId, message.channel),
           userId: user,
           teamId: delivery.teamId,
+          askerTeamId: team,
+          channelType: message.channel_type,
           text,
           place: { channel: message.channel, threadTs },
           layout: threadTs ? 'thread' : 'channel',

@@ -11,6 +11,7 @@ import { NATIVE_MESSAGE_CHARS, safeMarkdown, UPDATE_TEXT_CHARS } from './native-
 import { createNativeStream } from './native-stream.js';
 import type { SlackRenderer } from './render.js';
 import { feedbackBlock, stopBlock } from './run-blocks.js';
+import type { StreamTicket } from './stream-budget.js';
 import { createTaskCards, PLAN_TITLE, taskBlocks } from './task-chunks.js';
 
 /**
@@ -37,13 +38,21 @@ export interface NativeRendererOptions {
   logger: Logger;
   /** The stream could not start: the caller shows the run another way from here on. */
   onUnstarted: (err: unknown, unsupported: boolean) => void;
+  /** The stream's share of its workspace's streaming calls. */
+  ticket: StreamTicket;
+  /** Someone stopped the stream in Slack's interface: the caller stops the run. */
+  onUserStop?: (() => void) | undefined;
+  /** Told the stream's ts once it started, and `closed()` once it is closed (for `agent_session_stopped`). */
+  onStream?: ((ts: string, closedByUser: () => void) => void) | undefined;
+  now?: () => number;
 }
 
 /**
  * Renders a run as one natively streamed reply: each step a task card, the answer streamed under them,
- * feedback buttons at the bottom. A stream Slack stopped taking (too old, or
- * `message_not_in_streaming_state`) is finished by `chat.update` with the whole answer; an answer too
- * long for one message continues in further replies.
+ * feedback buttons at the bottom. A stream Slack ended (`message_not_in_streaming_state`) is finished by
+ * `chat.update` with the whole answer. A stream closed before the run ended (stopped at its age limit,
+ * stopped by someone in Slack, or refused by Slack) leaves what it holds, and the run goes on in a new
+ * message under it. An answer too long for one message continues in further replies.
  */
 export function createNativeRenderer(options: NativeRendererOptions): SlackRenderer {
   const { client, channel, threadTs, logger } = options;
@@ -56,11 +65,15 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
     recipient: options.recipient,
     taskDisplay: options.taskDisplay,
     intervalMs: options.intervalMs,
+    ticket: options.ticket,
     logger,
     onUnstarted: (err, unsupported) => {
       handedOver = true;
       options.onUnstarted(err, unsupported);
     },
+    onUserStop: options.onUserStop,
+    onClosed: () => refresh(),
+    now: options.now,
   });
   // Slack cannot take blocks back out of a stream, so the Stop button goes to the asker alone, beside it;
   // not for a stream that starts only once the run has ended (a short answer comes whole).
@@ -79,31 +92,66 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
   });
   /** Raw answer text pushed into the stream; it always ends at whitespace. */
   let streamed = '';
+  /** The raw pieces `streamed` was pushed in; the stream says how many of them landed. */
+  const pieces: string[] = [];
   let diverged = false;
   let delivered = false;
 
-  // Once Slack stops taking chunks, the run so far is shown by paced edits of the same message, with the
-  // task cards as static blocks (an edit replaces what was streamed).
+  // Once the stream takes no more, the run so far is shown by paced edits: of the same message when Slack
+  // ended the stream (an edit replaces what was streamed), else of a new message under it, which goes on
+  // from the text that landed. Both show the task cards as static blocks.
   const feedback = [feedbackBlock(options.runId)];
   let latest = '';
+  let followUp: Promise<string | undefined> | undefined;
+  /** Set at the end when the stream's own message is rewritten (its text is not the answer's start). */
+  let rewrite = false;
+  const same = () => rewrite || stream.expired;
+  /** The text the message being edited shows for `answer`. */
+  const shown = (answer: string) => {
+    if (same()) return answer;
+    const landed = pieces.slice(0, stream.textsLanded).join('');
+    return landed && answer.startsWith(landed) ? answer.slice(landed.length).trimStart() : answer;
+  };
   let editor: ReturnType<typeof createPacedEditor> | undefined;
   const edit = () => {
     editor ??= createPacedEditor(
       async (json) => {
         const { text, final } = JSON.parse(json) as { text: string; final: boolean };
-        const ts = await stream.ts();
-        if (!ts) return;
         const steps = taskBlocks(cards.all(), options.taskDisplay);
-        await client.chat.update({ channel, ts, ...wholeMessage(text, steps, final ? feedback : []) });
+        const message = wholeMessage(text, steps, final ? feedback : []);
+        if (same()) {
+          const ts = await stream.ts();
+          if (ts) await client.chat.update({ channel, ts, ...message });
+          return;
+        }
+        if (!followUp) {
+          followUp = client.chat
+            .postMessage({
+              channel,
+              thread_ts: threadTs,
+              ...message,
+              unfurl_links: false,
+              unfurl_media: false,
+            })
+            .then((res) => res.ts);
+          await followUp;
+          return;
+        }
+        const ts = await followUp;
+        if (ts) await client.chat.update({ channel, ts, ...message });
       },
       options.intervalMs,
-      (err) => logger.warn({ err, channel }, 'could not update an expired stream'),
+      (err) => logger.warn({ err, channel }, 'could not show a run whose stream was closed'),
     );
     return editor;
   };
   const refresh = () => {
-    if (stream.expired) edit().set(JSON.stringify({ text: latest || WORDING.thinking, final: false }));
+    if (!stream.expired && !stream.closedBy) return;
+    edit().set(JSON.stringify({ text: shown(latest) || WORDING.thinking, final: false }));
   };
+  void stream.ts().then((ts) => {
+    if (ts) options.onStream?.(ts, () => stream.closedByUser());
+  });
 
   // A plan is titled while the run goes on, and retitled once it ends.
   const plan = options.taskDisplay === 'plan';
@@ -121,7 +169,7 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
     streaming(answer) {
       if (handedOver) return;
       latest = answer;
-      if (stream.expired) return refresh();
+      if (stream.expired || stream.closedBy) return refresh();
       if (!answer.startsWith(streamed)) {
         diverged = true; // retracted text cannot be taken back out of a stream
         return;
@@ -129,6 +177,7 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
       if (diverged) return;
       const end = wordEnd(answer, Math.min(answer.length, LIVE_CHARS));
       if (end <= streamed.length) return;
+      pieces.push(answer.slice(streamed.length, end));
       stream.push({ type: 'markdown_text', text: safeMarkdown(answer.slice(streamed.length, end)) });
       streamed = answer.slice(0, end);
     },
@@ -144,6 +193,7 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
       let ended: Awaited<ReturnType<typeof stream.stop>>;
       if (!diverged && first.startsWith(streamed)) {
         const rest = first.slice(streamed.length);
+        if (rest) pieces.push(rest);
         ended = await stream.stop({
           chunks: [
             ...closing,
@@ -156,11 +206,12 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
         if (ended === 'stopped') ended = 'expired'; // the text in the stream is not the answer: replace it
       }
       if (ended === 'unstarted') return; // handed over, or nothing could be posted at all
-      if (ended === 'expired') {
+      if (ended === 'expired' || ended === 'ended') {
+        rewrite = ended === 'expired';
         try {
-          await edit().finish(JSON.stringify({ text: first, final: answered }));
+          await edit().finish(JSON.stringify({ text: shown(first) || WORDING.stopped, final: answered }));
         } catch (err) {
-          logger.warn({ err, channel }, 'could not finish an expired stream');
+          logger.warn({ err, channel }, 'could not finish a run whose stream was closed');
         }
       }
       delivered = true;

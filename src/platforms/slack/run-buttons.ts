@@ -64,6 +64,13 @@ export function registerRunButtons(app: App, deps: RunButtonDeps): void {
       const threadTs = body.message?.thread_ts ?? body.container?.thread_ts;
       const key = conversationKey(team, channel ?? 'unknown', threadTs);
       const vote = pressed.action === 'feedback_up' ? 'up' : 'down';
+      // After a 👎, a modal asks what was wrong. Slack's trigger_id lives 3 s, so the modal opens before
+      // anything is written (the vote is stored whether or not it opened).
+      if (vote === 'down' && body.trigger_id) {
+        await client.views
+          .open({ trigger_id: body.trigger_id, view: feedbackModal({ runId: pressed.runId, key, vote }) })
+          .catch((err: unknown) => logger.warn({ err }, 'could not open the feedback modal'));
+      }
       try {
         const voter = slackPrincipal(userId, body.user.team_id ?? context.teamId);
         await deps.assistant.feedback({ runId: pressed.runId, platform: 'slack', key, userId: voter, vote });
@@ -71,12 +78,6 @@ export function registerRunButtons(app: App, deps: RunButtonDeps): void {
         logger.error({ err }, 'could not store feedback');
         await whisper(WORDING.commandFailed);
         return;
-      }
-      // After a 👎, a modal asks what was wrong (Slack's trigger_id is good for 3 s, so it opens first).
-      if (vote === 'down' && body.trigger_id) {
-        await client.views
-          .open({ trigger_id: body.trigger_id, view: feedbackModal({ runId: pressed.runId, key, vote }) })
-          .catch((err: unknown) => logger.warn({ err }, 'could not open the feedback modal'));
       }
       await whisper(WORDING.feedbackThanks);
     });

@@ -5,13 +5,15 @@ import type { Arrival } from '../../core/ports/run-queue.js';
 import type { RunRegistry } from '../shared/run-registry.js';
 import { askAndRenderRun, stepsPlacement } from '../shared/run-renderer.js';
 import { WORDING } from '../shared/wording.js';
+import type { AgentSessions } from './agent-sessions.js';
 import type { AgentSurface } from './agent-surface.js';
 import type { SlackAsker } from './asker.js';
 import { createFallbackRenderer } from './fallback-renderer.js';
 import type { SlackPlace } from './live-message.js';
 import { createNativeRenderer } from './native-renderer.js';
 import { type AnswerLayout, createSlackRenderer, type SlackRenderer } from './render.js';
-import type { StreamingSupport } from './streaming-support.js';
+import type { StreamBudget } from './stream-budget.js';
+import { channelType, type StreamingSupport } from './streaming-support.js';
 import type { UserDirectory } from './user-names.js';
 
 /** A question ready to run: who asked what, in which conversation, and where the answer goes. */
@@ -20,7 +22,12 @@ export interface Question {
   /** Whose settings apply: the channel, for a question inside one of its threads. */
   settingsKey?: string | undefined;
   userId: string;
+  /** The workspace the question came through (the app's installation): keys, settings, rate limits. */
   teamId: string;
+  /** The asker's own team (a Slack Connect guest's or an Enterprise Grid member's may differ): `recipient_team_id`. */
+  askerTeamId?: string | undefined;
+  /** The event's `channel_type`, when it says. */
+  channelType?: string | undefined;
   text: string;
   place: SlackPlace;
   layout: AnswerLayout;
@@ -57,6 +64,12 @@ export interface RunDeps {
   /** SLACK_TASK_DISPLAY. */
   taskDisplay: 'timeline' | 'plan';
   agent: AgentSurface;
+  /** Streaming calls per workspace: a question past it answers with edited messages. */
+  budget: StreamBudget;
+  /** Runs streaming in each thread, for Slack's own stop button. */
+  sessions: AgentSessions;
+  /** The clock streams measure their age by (tests move it). */
+  now?: (() => number) | undefined;
 }
 
 /**
@@ -88,10 +101,21 @@ export async function runQuestion(
       runId: run.id,
     });
   const sideCalls: Promise<void>[] = [];
+  // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
+  const author = question.asker.user().then((user) => user.name);
+  const { channel } = question.place;
+  const type = channelType(channel, question.channelType);
+  // A question past the workspace's streaming budget is answered with edits: no error, nothing logged.
+  const ticket =
+    question.questionTs && deps.streaming.native(question.teamId, type)
+      ? deps.budget.take(question.teamId)
+      : undefined;
+  let session: ReturnType<AgentSessions['open']> | undefined;
   let renderer: SlackRenderer;
-  if (question.questionTs && deps.streaming.native(question.teamId)) {
-    const { channel } = question.place;
+  if (question.questionTs && ticket) {
     const threadTs = question.place.threadTs ?? question.questionTs;
+    const opened = deps.sessions.open(question.teamId, channel, threadTs, run.id);
+    session = opened;
     sideCalls.push(deps.agent.status(client, channel, threadTs, WORDING.working));
     if (question.dm) sideCalls.push(deps.agent.title(client, channel, threadTs, question.text));
     renderer = createFallbackRenderer(
@@ -100,15 +124,21 @@ export async function runQuestion(
           client,
           channel,
           threadTs,
-          recipient: { userId: question.userId, teamId: question.teamId },
+          recipient: { userId: question.userId, teamId: question.askerTeamId ?? question.teamId },
           taskDisplay: deps.taskDisplay,
           steps,
           intervalMs: deps.intervalMs,
           maxMessages: deps.maxMessages,
           runId: run.id,
           logger,
+          ticket,
+          now: deps.now,
+          // Slack's stop names nobody: the stream is the asker's, so it is said they stopped it.
+          onUserStop: () =>
+            void deps.runs.stop(run.id, { userId: question.userId, name: author, admin: () => true }),
+          onStream: (ts, closed) => opened.streaming(ts, closed),
           onUnstarted(err, unsupported) {
-            if (unsupported) deps.streaming.refused(question.teamId, err);
+            if (unsupported) deps.streaming.refused(question.teamId, type, err);
             // The answer goes elsewhere now, so the status under the question's thread is cleared.
             sideCalls.push(deps.agent.status(client, channel, threadTs, ''));
             fallBack();
@@ -119,8 +149,6 @@ export async function runQuestion(
   } else {
     renderer = edit();
   }
-  // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
-  const author = question.asker.user().then((user) => user.name);
   // Where the placeholder is, so that another replica can say so there if this one dies before answering.
   void renderer.answerTs().then((ts) => {
     if (ts) question.arrival?.placed({ channel: question.place.channel, ts });
@@ -139,7 +167,7 @@ export async function runQuestion(
     },
     renderer,
     logger,
-  });
+  }).finally(() => session?.close());
   await Promise.all(sideCalls);
   const ts = await renderer.answerTs();
   if (ts && view.phase === 'final') question.onAnswered?.(ts);

@@ -2,6 +2,7 @@ import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/logger.js';
 import { createNativeStream, STREAM_MAX_AGE_MS } from '../../../src/platforms/slack/native-stream.js';
+import { createStreamBudget } from '../../../src/platforms/slack/stream-budget.js';
 import { type FakeSlack, startFakeSlack } from '../../fakes/slack-server.js';
 
 describe('native stream (a real WebClient against the fake Slack)', () => {
@@ -25,20 +26,26 @@ describe('native stream (a real WebClient against the fake Slack)', () => {
       intervalMs: 0,
       logger: createLogger({ level: 'silent', secrets: [] }),
       onUnstarted: () => {},
+      ticket: createStreamBudget(undefined, now).take('T1')!,
       now,
     });
 
-  it('stops appending to a stream older than Slack keeps it, so the caller finishes it by chat.update', async () => {
+  it('stops a stream at its age limit with what is queued in the stop, so the caller goes on in a new message', async () => {
     let clock = 1_000_000;
     const stream = open(() => clock);
     stream.push({ type: 'markdown_text', text: 'Early words. ' });
     expect(await stream.ts()).toBeDefined();
     clock += STREAM_MAX_AGE_MS + 1;
     stream.push({ type: 'markdown_text', text: 'Late words.' });
-    expect(await stream.stop({ chunks: [] })).toBe('expired');
-    expect(stream.textIntact).toBe(false);
+    stream.push({ type: 'markdown_text', text: ' Later still.' });
+    expect(await stream.stop({ chunks: [] })).toBe('ended');
+    expect(stream.closedBy).toBe('age');
     expect(slack.callsTo('chat.appendStream')).toEqual([]);
-    expect(slack.callsTo('chat.stopStream')).toEqual([]);
+    expect(slack.callsTo('chat.stopStream').map((c) => c.args.chunks)).toEqual([
+      [{ type: 'markdown_text', text: 'Late words. Later still.' }],
+    ]);
+    expect(stream.textsLanded).toBe(3);
+    expect(slack.messages[0]!.stream!.state).toBe('stopped');
   });
 
   it('batches what arrives while a call is in flight: neighbouring text joined, each task in its latest state', async () => {
@@ -50,7 +57,9 @@ describe('native stream (a real WebClient against the fake Slack)', () => {
     stream.push({ type: 'markdown_text', text: 'b' });
     stream.push({ type: 'task_update', id: 't1', title: 'Action: calculator', status: 'complete' });
     expect(await stream.stop({ chunks: [] })).toBe('stopped');
-    expect(slack.callsTo('chat.appendStream').map((c) => c.args.chunks)).toEqual([
+    // Stopping, what is queued goes with the stop: one call fewer.
+    expect(slack.callsTo('chat.appendStream')).toEqual([]);
+    expect(slack.callsTo('chat.stopStream').map((c) => c.args.chunks)).toEqual([
       [
         { type: 'task_update', id: 't1', title: 'Action: calculator', status: 'complete' },
         { type: 'markdown_text', text: 'a b' },
