@@ -532,6 +532,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       /^\/webhooks\/\d+\/([^/]+)$/,
       ([token], body) => {
         if (isEmptyMessage(body)) return refuse(DISCORD_ERRORS.emptyMessage);
+        // The first follow-up to a deferred response that was never edited becomes that response, keeping
+        // its visibility; `flags` are ignored (Create Followup Message; discord-api-docs #2866, #3466).
+        const loading = byWebhook(token!, '@original');
+        if (loading && loading.flags & 128) return edit(loading, body);
         const channelId = interactions.get(token!)!.channelId;
         return [
           200,

@@ -27,6 +27,8 @@ export interface DiscordContext {
   attachmentMaxBytes: number;
   /** Admits each message once and gives it its place in the shared line (several replicas). */
   line?: Pick<RunQueue, 'arrive'> | undefined;
+  /** The clock interaction tokens are timed on (Date.now but in tests). */
+  now: () => number;
 }
 
 /**

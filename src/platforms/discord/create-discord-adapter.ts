@@ -23,7 +23,11 @@ export interface DiscordAdapter extends PlatformAdapter {
  * process down.
  */
 export function createDiscordAdapter(
-  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited' | 'line'>,
+  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited'> & {
+    line?: DiscordContext['line'];
+    /** The clock interaction tokens are timed on; Date.now when unset (tests move it instead of waiting). */
+    now?: (() => number) | undefined;
+  },
   shard?: { id: number; count: number },
 ): DiscordAdapter {
   const { config, assistant } = deps;
@@ -41,6 +45,7 @@ export function createDiscordAdapter(
     history: createMessageHistory({ maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
     attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
     line: deps.line,
+    now: deps.now ?? Date.now,
   };
   let client: Client | undefined;
   const track = (what: string, handler: () => Promise<void>) => {

@@ -1,4 +1,6 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
+import type { Asker } from '../../core/governance/asker.js';
+import type { Arrival } from '../../core/ports/run-queue.js';
 import { lazy } from '../shared/lazy.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
@@ -6,13 +8,32 @@ import { arrive, type DiscordPlaceholder } from './arrive.js';
 import { interactionAsker } from './asker.js';
 import { stopRow } from './buttons.js';
 import { displayName } from './conversation.js';
-import { threadName } from './limits.js';
+import { NO_PINGS, threadName } from './limits.js';
 import { interactionSurface } from './surfaces.js';
 
 /**
- * Answers `/ask`: its place in the line taken on arrival, access checked before anything is shown, then a
- * deferred public response edited with the answer (the question above it in small print, since nobody else
- * sees the command's option) and the steps in a thread, or beside it where no thread can be made.
+ * How long `/ask` lets its place in the line and the access check (both storage calls, Postgres with
+ * several replicas) run before it defers publicly. Discord drops a command not answered within 3 s, so slow
+ * storage must never hold the first response; but a deferral is public, and a refusal should stay private.
+ * Waiting this long first keeps the usual refusal a single ephemeral reply with nothing shown in the channel;
+ * past it, "thinking…" goes out, and a refusal that comes later is made private after the fact (see
+ * {@link tellPrivately}). 750 ms leaves over 2 s for the deferral itself to reach Discord.
+ */
+export const DEFER_AFTER_MS = 750;
+
+/** What the line and the access check made of a question. */
+type Admission =
+  | { kind: 'admitted'; arrival: Arrival | undefined }
+  /** Refused, or storage could not be reached: `text` is for the asker's eyes only. */
+  | { kind: 'refused'; text: string }
+  /** Seen already (another replica has it): this process says nothing. */
+  | { kind: 'repeat' };
+
+/**
+ * Answers `/ask`: its place in the line taken on arrival, access checked before anything is shown (a public
+ * deferral goes out meanwhile if storage is slow, see {@link DEFER_AFTER_MS}), then the deferred public
+ * response edited with the answer (the question above it in small print, since nobody else sees the
+ * command's option) and the steps in a thread, or beside it where no thread can be made.
  */
 export async function handleAsk(
   interaction: ChatInputCommandInteraction,
@@ -21,24 +42,29 @@ export async function handleAsk(
   settingsKey: string,
 ): Promise<void> {
   const asker = interactionAsker(interaction);
-  const arrival = await arrive(ctx, key, `discord:interaction:${interaction.id}`, (content) =>
-    interaction.reply({ content, flags: MessageFlags.Ephemeral }),
-  );
-  if (arrival === null) return;
-  // Checked before anything is shown, so a refusal is one private reply and nothing else.
-  const access = await ctx.assistant.access(asker, key).catch((err: unknown) => {
-    arrival?.leave();
-    throw err;
-  });
-  if (!access.allowed) {
-    arrival?.leave();
-    await interaction.reply({ content: access.message, flags: MessageFlags.Ephemeral });
+  let deferral: Promise<boolean> | undefined;
+  const defer = () =>
+    interaction.deferReply().then(
+      () => true,
+      (err: unknown) => {
+        ctx.logger.error({ err }, 'could not defer /ask');
+        return false;
+      },
+    );
+  const timer = setTimeout(() => {
+    deferral = defer();
+  }, DEFER_AFTER_MS);
+  const admission = await admit(ctx, key, interaction.id, asker).finally(() => clearTimeout(timer));
+  if (admission.kind === 'repeat') return;
+  if (admission.kind === 'refused') {
+    await tellPrivately(interaction, admission.text, deferral);
     return;
   }
-  await interaction.deferReply().catch((err: unknown) => {
+  const { arrival } = admission;
+  if (!(await (deferral ?? defer()))) {
     arrival?.leave();
-    throw err;
-  });
+    return;
+  }
   arrival?.placed({
     interaction: { applicationId: interaction.applicationId, token: interaction.token },
   } satisfies DiscordPlaceholder);
@@ -75,4 +101,44 @@ export async function handleAsk(
     header,
   );
   if (view.phase === 'final' && askedAt) ctx.history.answered(key, interaction.id);
+}
+
+/** Takes the question's place in the line, then checks who may ask; never throws. */
+async function admit(ctx: DiscordContext, key: string, id: string, asker: Asker): Promise<Admission> {
+  let told: string | undefined;
+  const arrival = await arrive(ctx, key, `discord:interaction:${id}`, async (text) => {
+    told = text;
+  });
+  if (arrival === null) return told === undefined ? { kind: 'repeat' } : { kind: 'refused', text: told };
+  try {
+    const access = await ctx.assistant.access(asker, key);
+    if (access.allowed) return { kind: 'admitted', arrival };
+    arrival?.leave();
+    return { kind: 'refused', text: access.message };
+  } catch (err) {
+    arrival?.leave();
+    ctx.logger.error({ err }, 'could not check who may ask');
+    return { kind: 'refused', text: WORDING.storageUnavailable };
+  }
+}
+
+/**
+ * Shows `text` to the asker alone: as the ephemeral reply when nothing was sent yet; after a public
+ * deferral, as an ephemeral follow-up, and the public placeholder is deleted. The placeholder is edited
+ * first: the first follow-up to a deferred response takes the deferral's visibility and its `flags` are
+ * ignored (Discord's "Create Followup Message"; discord-api-docs issue #2866, PR #3466).
+ */
+async function tellPrivately(
+  interaction: ChatInputCommandInteraction,
+  text: string,
+  deferral: Promise<boolean> | undefined,
+): Promise<void> {
+  if (!deferral) {
+    await interaction.reply({ content: text, flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS });
+    return;
+  }
+  if (!(await deferral)) return;
+  await interaction.editReply({ content: '-# …', allowedMentions: NO_PINGS });
+  await interaction.followUp({ content: text, flags: MessageFlags.Ephemeral, allowedMentions: NO_PINGS });
+  await interaction.deleteReply();
 }

@@ -1,4 +1,6 @@
 import { createLogger } from '../../../src/core/logger.js';
+import type { RunQueue } from '../../../src/core/ports/run-queue.js';
+import type { Store } from '../../../src/core/ports/store.js';
 import {
   createDiscordAdapter,
   type DiscordAdapter,
@@ -58,21 +60,45 @@ export interface SayOptions {
   attachments?: Parameters<FakeDiscord['sendMessage']>[0]['attachments'];
 }
 
+/** What a bed may put around the real pieces. */
+export interface DiscordBedOptions {
+  discord?: FakeDiscordOptions;
+  /** The line the adapter admits questions through (e.g. one held by a gate); none (one process) by default. */
+  line?: Pick<RunQueue, 'arrive'>;
+  /** Something between the core and the real store (e.g. one whose calls a gate holds). */
+  wrapStore?: (store: Store) => Store;
+  /** One clock for the fake and the adapter (interaction deadlines), so tests move time instead of waiting. */
+  now?: () => number;
+}
+
 /** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
 export async function startDiscordBed(
   env: Record<string, string> = {},
-  options: { discord?: FakeDiscordOptions } = {},
+  options: DiscordBedOptions = {},
 ): Promise<DiscordBed> {
-  const discord = await startFakeDiscord(options.discord);
-  const test = await startTestCore({
-    DISCORD_TOKEN: 'fake-discord-token',
-    DISCORD_API_URL: discord.apiUrl,
-    STREAM_EDIT_INTERVAL_MS: '5',
-    ...env,
+  const discord = await startFakeDiscord({
+    ...options.discord,
+    ...(options.now ? { now: options.now } : {}),
   });
+  const test = await startTestCore(
+    {
+      DISCORD_TOKEN: 'fake-discord-token',
+      DISCORD_API_URL: discord.apiUrl,
+      STREAM_EDIT_INTERVAL_MS: '5',
+      ...env,
+    },
+    {},
+    options.wrapStore ? { wrapStore: options.wrapStore } : {},
+  );
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', secrets: [] });
   const connect = async () => {
-    const started = createDiscordAdapter({ config: test.config, assistant: test.core.assistant, logger });
+    const started = createDiscordAdapter({
+      config: test.config,
+      assistant: test.core.assistant,
+      logger,
+      line: options.line,
+      now: options.now,
+    });
     await started.start();
     return started;
   };
