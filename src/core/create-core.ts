@@ -87,18 +87,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger,
     now: options.now,
   });
-  const agent = noticingFallbacks(
-    createAgent({
-      model: reportingAnswers(models.agent),
-      tools,
-      prompts,
-      settings: options.agent,
-      logger,
-      redact: options.redact,
-      vision: options.input?.LLM_VISION,
-    }),
+  const fallback = options.fallback !== undefined && options.fallback.endpoints.length > 0;
+  const bare = createAgent({
+    model: fallback ? reportingAnswers(models.agent) : models.agent,
+    tools,
+    prompts,
+    settings: options.agent,
     logger,
-  );
+    redact: options.redact,
+    vision: options.input?.LLM_VISION,
+  });
+  const agent = fallback ? noticingFallbacks(bare, logger) : bare;
   // Which model wrote each summary, by the usage object the summariser hands on (fallbacks have their own).
   const summarizedBy = new WeakMap<TokenUsage, string>();
   const summarizer = createSummarizer({
@@ -151,7 +150,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     settings,
     feedback: options.feedback,
     input: options.input,
-    startingModel: options.fallback ? models.startingModel : undefined,
+    startingModel: fallback ? models.startingModel : undefined,
   });
   return {
     assistant,

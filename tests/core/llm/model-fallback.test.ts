@@ -78,6 +78,16 @@ describe('a model that goes down (LLM_FALLBACK)', () => {
     expect(notices(events)).toEqual([]);
   });
 
+  it('a short 429 that outlasts the retries moves this request on, but keeps the primary in service', async () => {
+    bot = await startFallbackCore({ overrides: { LLM_MAX_RETRIES: '0' } });
+    bot.primary.script({ status: 429, headers: { 'retry-after': '1' } }, { content: 'The primary again.' });
+    bot.fallbacks[0]!.script({ content: 'The fallback, this once.' });
+
+    expect((await bot.ask('One?')).outcome).toMatchObject(answered('The fallback, this once.'));
+    expect((await bot.ask('Two?')).outcome).toMatchObject(answered('The primary again.'));
+    expect(bot.primary.requests).toHaveLength(2);
+  });
+
   it('a 400 is not retried elsewhere: the question fails with the clear error it always had', async () => {
     bot = await startFallbackCore();
     bot.primary.script({ status: 400, body: { error: { message: 'bad request' } } });
