@@ -109,7 +109,7 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
   /** The text the message being edited shows for `answer`. */
   const shown = (answer: string) => {
     if (same()) return answer;
-    const landed = pieces.slice(0, stream.textsLanded).join('');
+    const landed = pieces.slice(0, stream.textsLanded).join('').trimEnd();
     return landed && answer.startsWith(landed) ? answer.slice(landed.length).trimStart() : answer;
   };
   let editor: ReturnType<typeof createPacedEditor> | undefined;
@@ -209,7 +209,7 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
       if (ended === 'expired' || ended === 'ended') {
         rewrite = ended === 'expired';
         try {
-          await edit().finish(JSON.stringify({ text: shown(first) || WORDING.stopped, final: answered }));
+          await edit().finish(JSON.stringify({ text: shown(first), final: answered }));
         } catch (err) {
           logger.warn({ err, channel }, 'could not finish a run whose stream was closed');
         }
@@ -255,6 +255,9 @@ function wholeMessage(
   buttons: types.KnownBlock[],
 ): { text: string; blocks: types.KnownBlock[] } {
   const safe = safeMarkdown(markdown);
+  // A follow-up whose stream already holds the whole answer shows only the steps and the buttons.
+  if (!safe.trim() && steps.length + buttons.length > 0)
+    return { text: WORDING.answerFinished, blocks: [...steps, ...buttons] };
   return {
     text: cut(safe, UPDATE_TEXT_CHARS).text,
     blocks: [...steps, { type: 'markdown', text: safe }, ...buttons],

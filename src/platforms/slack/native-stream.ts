@@ -274,12 +274,9 @@ export function createNativeStream(options: NativeStreamOptions): NativeStream {
       }
       if (state === 'closed') return 'ended';
       if (state !== 'live') return 'expired';
+      // Stopping now is what the age limit asks for anyway: the last chunks and the blocks go with it.
       const last = takeBatch(queue);
       queue = [];
-      if (tooOld()) {
-        await stopForAge(last);
-        return 'ended';
-      }
       const err = await callStop(last, final.blocks);
       if (err) {
         lose(last.chunks);

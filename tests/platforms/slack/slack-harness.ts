@@ -66,6 +66,8 @@ export interface SlackHarness {
   interact(payload: Json): Promise<Delivered>;
   /** Waits until every event delivered so far has been handled and its answer posted. */
   settle(): Promise<void>;
+  /** Moves the clock the fake Slack and the adapter share (rate windows, stream ages) forward. */
+  advance(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -81,7 +83,10 @@ export async function startSlackHarness(
   mode: SlackMode,
   options: SlackHarnessOptions = {},
 ): Promise<SlackHarness> {
+  let offset = 0;
+  const now = () => Date.now() + offset;
   const slack = await startFakeSlack({
+    now,
     botToken: BOT_TOKEN,
     users: {
       [ALICE]: { name: 'alice', display_name: 'Alice' },
@@ -122,6 +127,7 @@ export async function startSlackHarness(
       logger,
       http,
       rateLimited: (platform) => rateLimits.push(platform),
+      now,
     });
     const port = await http.listen(0, '127.0.0.1');
     try {
@@ -191,6 +197,9 @@ export async function startSlackHarness(
         interact(blockActions(message, action, { user, responseUrl: slack.responseUrl() })),
       interact,
       settle: () => adapter.idle(),
+      advance: (ms) => {
+        offset += ms;
+      },
       async close() {
         if (closed) return;
         closed = true;
