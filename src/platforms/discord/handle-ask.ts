@@ -75,7 +75,7 @@ export async function handleAsk(
   // Nobody else sees the command's option, so the answer starts with the question, in small print.
   const header = `-# ${author} asked: ${threadName(question)}`;
   const run = ctx.runs.start(asker.userId, ctx.signal);
-  const surface = interactionSurface(interaction, { threads });
+  const surface = interactionSurface(interaction, { threads, now: ctx.now });
   try {
     await surface.edit(`${header}\n${WORDING.thinking}`, [stopRow(run.id)]);
   } catch (err) {

@@ -1,10 +1,12 @@
 import {
+  type APIMessage,
   type APIThreadChannel,
   type ChatInputCommandInteraction,
   type Message,
   Routes,
   ThreadAutoArchiveDuration,
 } from 'discord.js';
+import type { ButtonRow } from './buttons.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
 import type { AnswerSurface } from './render.js';
 
@@ -45,34 +47,108 @@ export function replySurface(reply: Message, options: { threads: boolean }): Ans
   };
 }
 
-/** A deferred slash command's response: edited with the answer, overflow and the steps message as follow-ups. */
+/**
+ * How long `/ask` writes through its interaction's token. Discord refuses the token 15 minutes after the
+ * command (401, 50027 Invalid Webhook Token); a minute is kept in hand for writes in flight and clock skew.
+ */
+export const TOKEN_USE_MS = 14 * 60_000;
+
+/** A slash command's "continued below" note on its response, once the answer moves to a channel message. */
+export const CONTINUED_BELOW = '-# ⬇️ continued below';
+
+/**
+ * A deferred slash command's response: edited with the answer, overflow and the steps message as
+ * follow-ups, all through the interaction's token while it is young. An answer that outlives
+ * {@link TOKEN_USE_MS} (a long wait in the channel's line plus a long run) goes on as ordinary channel
+ * messages with the bot's own token: the answer in a message replying to the response, which is marked
+ * "continued below" if the token still allows it; overflow and a new steps message in the channel.
+ */
 export function interactionSurface(
   interaction: ChatInputCommandInteraction,
-  options: { threads: boolean },
+  options: { threads: boolean; now: () => number },
 ): AnswerSurface {
   const { rest } = interaction.client;
+  const { channelId } = interaction;
+  const age = () => options.now() - interaction.createdTimestamp;
+  const young = () => age() < TOKEN_USE_MS;
+  let responseId: string | undefined;
+  /** The buttons last put under the answer, carried over to the channel message. */
+  let shownButtons: ButtonRow[] | undefined;
+  /** The channel message the answer continues in, once the token is too old. */
+  let continued: Promise<string> | undefined;
+
+  const sendInChannel = async (body: Record<string, unknown>) =>
+    ((await rest.post(Routes.channelMessages(channelId), { body })) as APIMessage).id;
+  const editInChannel = (id: string, body: Record<string, unknown>) =>
+    rest.patch(Routes.channelMessage(channelId, id), { body });
+  const rowsJson = (rows: ButtonRow[] | undefined) => (rows === undefined ? {} : { components: rows });
+
+  /** Posts the answer's channel message, replying to the response, and marks the response if it still can. */
+  const moveToChannel = async (text: string, buttons: ButtonRow[] | undefined): Promise<string> => {
+    const id = await sendInChannel({
+      content: text,
+      allowed_mentions: { parse: [] },
+      ...rowsJson(buttons ?? shownButtons),
+      ...(responseId ? { message_reference: { message_id: responseId, fail_if_not_exists: false } } : {}),
+    });
+    if (age() < TOKEN_USE_MS + 30_000) {
+      await interaction
+        .editReply({ content: CONTINUED_BELOW, components: [], allowedMentions: NO_PINGS })
+        .catch(() => undefined); // only cosmetic: the answer is already below
+    }
+    return id;
+  };
+
   return {
     async edit(text, buttons) {
-      await interaction.editReply({
+      if (buttons) shownButtons = buttons;
+      if (young() && !continued) {
+        const message = await interaction.editReply({
+          content: text,
+          allowedMentions: NO_PINGS,
+          ...(buttons ? { components: buttons } : {}),
+        });
+        responseId = message.id;
+        return;
+      }
+      if (!continued) {
+        continued = moveToChannel(text, buttons);
+        continued.catch(() => {
+          continued = undefined; // tried again on the next edit
+        });
+        await continued;
+        return;
+      }
+      await editInChannel(await continued, {
         content: text,
-        allowedMentions: NO_PINGS,
-        ...(buttons ? { components: buttons } : {}),
+        allowed_mentions: { parse: [] },
+        ...rowsJson(buttons),
       });
     },
     async followUp(text) {
-      await interaction.followUp({ content: text, allowedMentions: NO_PINGS });
+      if (young()) await interaction.followUp({ content: text, allowedMentions: NO_PINGS });
+      else await sendInChannel({ content: text, allowed_mentions: { parse: [] } });
     },
     async post(text) {
+      if (!young())
+        return channelEditable(await sendInChannel({ content: text, allowed_mentions: { parse: [] } }));
       const message = await interaction.followUp({ content: text, allowedMentions: NO_PINGS });
+      let moved: string | undefined;
       return async (next) => {
-        await interaction.editReply({ message, content: next, allowedMentions: NO_PINGS });
+        if (moved)
+          return void (await editInChannel(moved, { content: next, allowed_mentions: { parse: [] } }));
+        if (young())
+          return void (await interaction.editReply({ message, content: next, allowedMentions: NO_PINGS }));
+        // A follow-up is the webhook's message: the bot's token cannot edit it, so the steps go on below.
+        moved = await sendInChannel({ content: next, allowed_mentions: { parse: [] } });
       };
     },
     openThread: options.threads
       ? async (name) => {
           // Plain REST by ids: the response message need not be in discord.js's cache.
-          const reply = await interaction.fetchReply();
-          const thread = (await rest.post(Routes.threads(interaction.channelId, reply.id), {
+          responseId ??= young() ? (await interaction.fetchReply()).id : undefined;
+          if (!responseId) throw new Error('the response is unknown and its token too old to fetch it');
+          const thread = (await rest.post(Routes.threads(channelId, responseId), {
             body: { name, auto_archive_duration: ThreadAutoArchiveDuration.OneDay },
           })) as APIThreadChannel;
           return async (text) => {
@@ -83,4 +159,10 @@ export function interactionSurface(
         }
       : undefined,
   };
+
+  function channelEditable(id: string) {
+    return async (next: string) => {
+      await editInChannel(id, { content: next, allowed_mentions: { parse: [] } });
+    };
+  }
 }

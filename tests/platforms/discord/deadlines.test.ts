@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/ports/store.js';
 import { createLocalArrivals } from '../../../src/core/runs/run-queue.js';
 import { DEFER_AFTER_MS } from '../../../src/platforms/discord/handle-ask.js';
+import { CONTINUED_BELOW } from '../../../src/platforms/discord/surfaces.js';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
 import { createGate } from '../../helpers/gate.js';
 import { waitUntil } from '../../helpers/wait-until.js';
@@ -124,5 +125,71 @@ describe('Discord: /ask keeps Discord’s deadlines whatever storage does', () =
     expect(answers[0]!.body.data.flags & EPHEMERAL).toBe(EPHEMERAL);
     expect(answers[0]!.at - sent).toBeLessThan(DEFER_AFTER_MS);
     expect(answers[0]!.status).toBe(204);
+  });
+
+  describe('an answer that outlives the interaction token', () => {
+    const MINUTE = 60_000;
+    let offset = 0;
+    const now = () => Date.now() + offset;
+
+    /** Asks, lets the steps reach the thread, holds the answer while the clock moves `minutes` on, then lets it go. */
+    async function longAnswer(minutes: number) {
+      offset = 0;
+      const held = createGate();
+      bed = await startDiscordBed({}, { now });
+      bed.model.script(
+        {
+          content: 'Let me compute.',
+          toolCalls: [{ name: 'calculator', arguments: { expression: '123 * 456 + 789' } }],
+        },
+        { content: 'It is 56877.', until: held.promise },
+      );
+      const { discord } = bed;
+      const { token } = ask('what is 123 * 456 + 789?');
+      await waitUntil(() => bed!.model.requests.length === 2, { what: 'the second model call' });
+      const response = discord.original(token)!;
+      await waitUntil(() => discord.messages(response.id).some((m) => m.content.includes('Observation')), {
+        what: 'the steps in the thread',
+      });
+      const before = discord.calls.length;
+      offset = minutes * MINUTE;
+      held.open();
+      await waitUntil(
+        () =>
+          discord.messages(discord.channelId).some((m) => m.message_reference?.message_id === response.id),
+        { what: 'the answer continued in the channel' },
+      );
+      await bed.settle();
+      await bed.adapter.idle();
+      const later = discord.calls.slice(before);
+      const answer = discord
+        .messages(discord.channelId)
+        .find((m) => m.message_reference?.message_id === response.id)!;
+      return { token, response: discord.original(token)!, answer, later };
+    }
+
+    it('goes on as a channel message replying to the response, with nothing written through the dead token', async () => {
+      const { token, response, answer, later } = await longAnswer(16);
+      expect(answer.content).toBe('-# alice asked: what is 123 * 456 + 789?\nIt is 56877.');
+      expect(answer.type).toBe(19); // a reply
+      expect(answer.webhook_id).toBeUndefined(); // the bot's own message, not the interaction's
+      expect(answer.components[0].components.map((b: { custom_id: string }) => b.custom_id)).toEqual([
+        expect.stringMatching(/^tt:feedback_up:/),
+        expect.stringMatching(/^tt:feedback_down:/),
+      ]);
+      expect(later.filter((c) => c.path.includes(token))).toEqual([]); // not even tried
+      expect(later.every((c) => c.status < 400)).toBe(true);
+      expect(response.content).toMatch(/Thinking/); // past 15 minutes the response cannot be touched
+    });
+
+    it('marks the response "continued below" when the token still allows it', async () => {
+      const { token, response, answer, later } = await longAnswer(14.2);
+      expect(answer.content).toBe('-# alice asked: what is 123 * 456 + 789?\nIt is 56877.');
+      expect(response.content).toBe(CONTINUED_BELOW);
+      expect(response.components).toEqual([]); // its Stop button went with the answer
+      const tokenCalls = later.filter((c) => c.path.includes(token));
+      // One edit, accepted: the fake refuses the token past DISCORD_LIMITS.interactionTokenMs.
+      expect(tokenCalls.map((c) => [c.method, c.status])).toEqual([['PATCH', 200]]);
+    });
   });
 });
