@@ -1,5 +1,5 @@
 import { webApi } from '@slack/bolt';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/core/logger.js';
 import { createNativeStream, STREAM_MAX_AGE_MS } from '../../../src/platforms/slack/native-stream.js';
 import { createStreamBudget } from '../../../src/platforms/slack/stream-budget.js';
@@ -30,21 +30,22 @@ describe('native stream (a real WebClient against the fake Slack)', () => {
       now,
     });
 
-  it('stops a stream at its age limit with what is queued in the stop, so the caller goes on in a new message', async () => {
+  it('stops a stream at its age limit, with the chunk at hand in the stop; later chunks are for a new message', async () => {
     let clock = 1_000_000;
     const stream = open(() => clock);
     stream.push({ type: 'markdown_text', text: 'Early words. ' });
     expect(await stream.ts()).toBeDefined();
+    await vi.waitFor(() => expect(slack.calls).toHaveLength(1));
     clock += STREAM_MAX_AGE_MS + 1;
     stream.push({ type: 'markdown_text', text: 'Late words.' });
-    stream.push({ type: 'markdown_text', text: ' Later still.' });
+    await vi.waitFor(() => expect(stream.closedBy).toBe('age'));
+    stream.push({ type: 'markdown_text', text: ' Too late.' });
     expect(await stream.stop({ chunks: [] })).toBe('ended');
-    expect(stream.closedBy).toBe('age');
     expect(slack.callsTo('chat.appendStream')).toEqual([]);
     expect(slack.callsTo('chat.stopStream').map((c) => c.args.chunks)).toEqual([
-      [{ type: 'markdown_text', text: 'Late words. Later still.' }],
+      [{ type: 'markdown_text', text: 'Late words.' }],
     ]);
-    expect(stream.textsLanded).toBe(3);
+    expect(stream.textsLanded).toBe(2);
     expect(slack.messages[0]!.stream!.state).toBe('stopped');
   });
 
