@@ -68,6 +68,8 @@ export interface SlackHarness {
   settle(): Promise<void>;
   /** Moves the clock the fake Slack and the adapter share (rate windows, stream ages) forward. */
   advance(ms: number): void;
+  /** Every feedback write the adapter began (votes and comments), in order. */
+  feedbackWrites: Json[];
   close(): Promise<void>;
 }
 
@@ -121,9 +123,19 @@ export async function startSlackHarness(
       readiness: () => [platformCheck(adapter)],
     });
     const rateLimits: string[] = [];
+    const feedbackWrites: Json[] = [];
+    const real = core.core.assistant;
+    const assistant: typeof real = Object.create(real, {
+      feedback: {
+        value: (entry: Parameters<typeof real.feedback>[0]) => {
+          feedbackWrites.push(entry);
+          return real.feedback(entry);
+        },
+      },
+    });
     const adapter = createSlackAdapter({
       config,
-      assistant: core.core.assistant,
+      assistant,
       logger,
       http,
       rateLimited: (platform) => rateLimits.push(platform),
@@ -197,6 +209,7 @@ export async function startSlackHarness(
         interact(blockActions(message, action, { user, responseUrl: slack.responseUrl() })),
       interact,
       settle: () => adapter.idle(),
+      feedbackWrites,
       advance: (ms) => {
         offset += ms;
       },

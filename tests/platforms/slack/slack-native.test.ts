@@ -197,8 +197,8 @@ describe('slack native streaming (SLACK_STREAMING=native, the default)', () => {
     expect(h.slack.assistant.statuses.at(-1)).toMatchObject({ status: '' });
   });
 
-  it('falls back the same way on not_allowed, missing_scope and not_allowed_token_type', async () => {
-    for (const error of ['not_allowed', 'missing_scope', 'not_allowed_token_type']) {
+  it('falls back the same way on missing_scope and not_allowed_token_type', async () => {
+    for (const error of ['missing_scope', 'not_allowed_token_type']) {
       await start();
       h.slack.streaming.reject = error;
       h.model.script({ content: `Answered despite ${error}.` });
