@@ -590,6 +590,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         throw new Error(`/${name}${subcommand ? ` ${subcommand}` : ''} registers no option ${key}`);
       if (option.choices && !option.choices.some((c: Json) => c.value === value))
         throw new Error(`/${name} option ${key} has no choice ${value}`);
+      if (value.length > (option.max_length ?? DISCORD_LIMITS.command.stringLength))
+        throw new Error(`/${name} option ${key} is longer than its max_length`);
+      if (value.length < (option.min_length ?? 0))
+        throw new Error(`/${name} option ${key} is shorter than its min_length`);
     }
     for (const option of declared)
       if (option.required && !(option.name in values))

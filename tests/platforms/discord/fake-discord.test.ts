@@ -210,5 +210,7 @@ describe('the fake Discord keeps Discord’s contract', () => {
     expect(run('reset', { setting: 'everything' })).toThrow(/no choice/);
     expect(run('show', { setting: 'prompt' })).toThrow(/registers no option/);
     expect(run('rename', {})).toThrow(/no subcommand/);
+    expect(run('prompt', { text: 'x'.repeat(2001) })).toThrow(/max_length/);
+    expect(run('prompt', {})).toThrow(/needs option text/);
   });
 });

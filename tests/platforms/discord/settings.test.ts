@@ -99,10 +99,22 @@ describe('Discord: /settings', () => {
     expect(JSON.stringify(there!.body.messages)).not.toContain('French');
   });
 
-  it('refuses a prompt over 2,000 characters, saving nothing', async () => {
-    const reply = await settings('prompt', { text: 'x'.repeat(2001) });
-    expect(reply).toContain('the limit is 2,000');
-    expect((await inForce()).prompt).toBeUndefined();
+  it('takes a prompt of 2,000 characters; Discord itself refuses a longer one (max_length)', async () => {
+    const prompt = bed.discord.registered
+      .get('settings')
+      ?.options.find((o: { name: string }) => o.name === 'prompt')?.options[0];
+    expect(prompt?.max_length).toBe(2000);
+    expect(() =>
+      bed.discord.runCommand({
+        name: 'settings',
+        subcommand: 'prompt',
+        options: { text: 'x'.repeat(2001) },
+        channelId: bed.discord.channelId,
+        user: bed.alice,
+      }),
+    ).toThrow(/max_length/);
+    await settings('prompt', { text: 'x'.repeat(2000) });
+    expect((await inForce()).prompt).toBe('x'.repeat(2000));
   });
 
   it('switches the model to one of LLM_MODELS; an unknown one is refused with the valid ones', async () => {
