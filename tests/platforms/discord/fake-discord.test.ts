@@ -113,6 +113,17 @@ describe('the fake Discord keeps Discord’s contract', () => {
     );
   });
 
+  it('makes the first follow-up to an unedited deferral that response, ignoring its ephemeral flag', async () => {
+    const { id, token } = ask();
+    await callback(id, token, { type: 5 }); // public "thinking…"
+    const first = await call('POST', webhook(token), { content: 'meant to be private', flags: 64 });
+    expect(first.body.id).toBe(discord.original(token)!.id);
+    expect(first.body.flags & 64).toBe(0); // public, like the deferral
+    const second = await call('POST', webhook(token), { content: 'private now', flags: 64 });
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(second.body.flags & 64).toBe(64);
+  });
+
   it('refuses a message with nothing in it with 400 50006', async () => {
     expectError(
       await call('POST', `/channels/${discord.channelId}/messages`, { content: '' }),
