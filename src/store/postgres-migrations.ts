@@ -102,6 +102,57 @@ export const PG_MIGRATIONS: readonly string[] = [
   UPDATE usage SET user_id = platform || ':' || user_id WHERE user_id IS NOT NULL AND strpos(user_id, ':') = 0;
   UPDATE feedback SET user_id = platform || ':' || user_id WHERE strpos(user_id, ':') = 0;
   `,
+  // 7: recall. Every turn is archived when stored (a crash before folding loses nothing) and searched with
+  // a tsvector (english: stems word forms) under a GIN index. pg_trgm, where it can be installed (it needs
+  // CREATE on the database; managed services mostly allow it), adds a trigram index so ids and error codes
+  // are also found inside longer words; without it, recall works on whole words only. Turns still verbatim
+  // are archived now. Notes: per channel (subject NULL) or per person (subject = their principal).
+  `
+  ALTER TABLE turns ADD COLUMN principal TEXT;
+  CREATE TABLE archive (
+    id BIGINT PRIMARY KEY,
+    key TEXT NOT NULL,
+    author TEXT NOT NULL,
+    principal TEXT,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    search tsvector GENERATED ALWAYS AS (
+      to_tsvector('english', question || ' ' || answer) || setweight(to_tsvector('simple', author), 'D')
+    ) STORED
+  );
+  CREATE INDEX archive_search ON archive USING gin (search);
+  CREATE INDEX archive_by_key ON archive (key, id);
+  CREATE INDEX archive_by_principal ON archive (principal, key);
+  CREATE INDEX archive_by_time ON archive (created_at);
+  INSERT INTO archive (id, key, author, principal, question, answer, created_at)
+    SELECT id, key, author, NULL, question, answer, created_at FROM turns;
+  CREATE TABLE notes (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key TEXT NOT NULL,
+    subject TEXT,
+    text TEXT NOT NULL,
+    author TEXT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX notes_by_key ON notes (key, id);
+  CREATE INDEX notes_by_subject ON notes (subject, id);
+  CREATE INDEX notes_by_author ON notes (author, key);
+  DO $$
+  DECLARE ns TEXT;
+  BEGIN
+    BEGIN
+      CREATE EXTENSION IF NOT EXISTS pg_trgm;
+    EXCEPTION WHEN OTHERS THEN
+      RAISE NOTICE 'pg_trgm is not available (%); recall matches whole words only', SQLERRM;
+    END;
+    SELECT n.nspname INTO ns FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+     WHERE e.extname = 'pg_trgm';
+    IF ns IS NOT NULL THEN
+      EXECUTE format('CREATE INDEX archive_trgm ON archive USING gin ((question || %L || answer) %I.gin_trgm_ops)', ' ', ns);
+    END IF;
+  END $$;
+  `,
 ];
 
 /**

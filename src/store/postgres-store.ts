@@ -1,5 +1,6 @@
 import type { ConversationStore, StoredTurn } from '../core/ports/conversation-store.js';
 import type { Store } from '../core/ports/store.js';
+import { postgresArchive } from './postgres-archive.js';
 import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
 import { postgresFeedback } from './postgres-feedback.js';
 import { openMigratedDb } from './postgres-migrations.js';
@@ -38,6 +39,7 @@ export async function openPostgresStore(
     ...postgresUsage(db),
     ...postgresSettings(db),
     ...postgresFeedback(db),
+    ...postgresArchive(db),
   };
 }
 
@@ -86,16 +88,22 @@ function postgresConversations(db: PostgresDb): ConversationStore {
     async appendTurn(key, turn) {
       // The upsert locks the conversation row before the turn takes its id, so a key's appends (and its
       // compactions and resets) run one at a time and ids grow in the order they commit.
+      // The archive gets the turn in the same statement, so it is searchable from now on, folded or not.
       const { rows } = await db.query<{ id: number; createdAt: number }>(
         'store a turn',
         `WITH c AS (
            INSERT INTO conversations (key, updated_at) VALUES ($1, $2)
            ON CONFLICT (key) DO UPDATE SET updated_at = EXCLUDED.updated_at
-           RETURNING key)
-         INSERT INTO turns (key, author, question, answer, tokens, created_at)
-         SELECT key, $3, $4, $5, $6, $2 FROM c
-         RETURNING id, created_at AS "createdAt"`,
-        [key, Date.now(), turn.author, turn.question, turn.answer, turn.tokens],
+           RETURNING key),
+         t AS (
+           INSERT INTO turns (key, author, question, answer, tokens, created_at, principal)
+           SELECT key, $3, $4, $5, $6, $2, $7 FROM c
+           RETURNING id, key, author, principal, question, answer, created_at),
+         a AS (
+           INSERT INTO archive (id, key, author, principal, question, answer, created_at)
+           SELECT id, key, author, principal, question, answer, created_at FROM t)
+         SELECT id, created_at AS "createdAt" FROM t`,
+        [key, Date.now(), turn.author, turn.question, turn.answer, turn.tokens, turn.principal ?? null],
       );
       const stored = rows[0]!;
       return { ...turn, id: stored.id, createdAt: stored.createdAt };
@@ -125,6 +133,8 @@ function postgresConversations(db: PostgresDb): ConversationStore {
           [Date.now(), key],
         );
         await sql('DELETE FROM turns WHERE key = $1', [key]);
+        await sql('DELETE FROM archive WHERE key = $1', [key]);
+        await sql('DELETE FROM notes WHERE key = $1 AND subject IS NULL', [key]);
       });
     },
     async ping() {

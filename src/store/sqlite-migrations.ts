@@ -79,6 +79,50 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE usage SET user_id = platform || ':' || user_id WHERE user_id IS NOT NULL AND instr(user_id, ':') = 0;
   UPDATE feedback SET user_id = platform || ':' || user_id WHERE instr(user_id, ':') = 0;
   `,
+  // 7: recall. Every turn is archived when stored (never only when folded: a crash loses nothing), searched
+  // with FTS5's trigram tokenizer: it finds code identifiers and error codes inside longer words
+  // (`CONNRESET` in `ECONNRESET`, `parse_config` in `parse_config_v2`) and word forms by their shared stem,
+  // at about three times the index size of unicode61 (see README: Recall). Turns already verbatim are
+  // archived now; those folded before this version live on only in the summary. Notes: per channel
+  // (subject NULL) or per person (subject = their principal).
+  `
+  ALTER TABLE turns ADD COLUMN principal TEXT;
+  CREATE TABLE archive (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    author TEXT NOT NULL,
+    principal TEXT,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX archive_by_key ON archive (key, id);
+  CREATE INDEX archive_by_principal ON archive (principal, key);
+  CREATE INDEX archive_by_time ON archive (created_at);
+  CREATE VIRTUAL TABLE archive_fts USING fts5(
+    author, question, answer, content = 'archive', content_rowid = 'id', tokenize = 'trigram remove_diacritics 1'
+  );
+  CREATE TRIGGER archive_fts_insert AFTER INSERT ON archive BEGIN
+    INSERT INTO archive_fts (rowid, author, question, answer) VALUES (new.id, new.author, new.question, new.answer);
+  END;
+  CREATE TRIGGER archive_fts_delete AFTER DELETE ON archive BEGIN
+    INSERT INTO archive_fts (archive_fts, rowid, author, question, answer)
+    VALUES ('delete', old.id, old.author, old.question, old.answer);
+  END;
+  INSERT INTO archive (id, key, author, principal, question, answer, created_at)
+    SELECT id, key, author, NULL, question, answer, created_at FROM turns;
+  CREATE TABLE notes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL,
+    subject TEXT,
+    text TEXT NOT NULL,
+    author TEXT,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX notes_by_key ON notes (key, id);
+  CREATE INDEX notes_by_subject ON notes (subject, id);
+  CREATE INDEX notes_by_author ON notes (author, key);
+  `,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

@@ -11,6 +11,7 @@ import type {
   TurnWindow,
 } from '../core/ports/conversation-store.js';
 import type { Store } from '../core/ports/store.js';
+import { sqliteArchive } from './sqlite-archive.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
 import { migrate } from './sqlite-migrations.js';
 import { SQLITE_MEMORY_PATH } from './sqlite-paths.js';
@@ -60,9 +61,14 @@ export function openSqliteStore(path: string): Store {
   const ensureConversation = db.prepare<[string, number]>(
     'INSERT INTO conversations (key, updated_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING',
   );
-  const insertTurn = db.prepare<[string, string, string, string, number, number]>(
-    'INSERT INTO turns (key, author, question, answer, tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  const insertTurn = db.prepare<[string, string, string, string, number, number, string | null]>(
+    'INSERT INTO turns (key, author, question, answer, tokens, created_at, principal) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
+  const archiveTurn = db.prepare<[number, string, string, string | null, string, string, number]>(
+    'INSERT INTO archive (id, key, author, principal, question, answer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const deleteArchive = db.prepare<[string]>('DELETE FROM archive WHERE key = ?');
+  const deleteChannelNotes = db.prepare<[string]>('DELETE FROM notes WHERE key = ? AND subject IS NULL');
   const updateSummary = db.prepare<[string, number, number, number, string, number]>(
     `UPDATE conversations
         SET summary = ?, summary_tokens = ?, summarized_turns = summarized_turns + ?,
@@ -103,8 +109,12 @@ export function openSqliteStore(path: string): Store {
       turn.answer,
       turn.tokens,
       createdAt,
+      turn.principal ?? null,
     );
-    return { ...turn, id: Number(lastInsertRowid), createdAt };
+    const id = Number(lastInsertRowid);
+    // Archived in the same transaction: the turn is searchable from now on, folded or not.
+    archiveTurn.run(id, key, turn.author, turn.principal ?? null, turn.question, turn.answer, createdAt);
+    return { ...turn, id, createdAt };
   });
   const compact = db.transaction((key: string, c: Compaction): void => {
     const now = Date.now();
@@ -121,6 +131,8 @@ export function openSqliteStore(path: string): Store {
   });
   const reset = db.transaction((key: string): void => {
     deleteTurns.run(key);
+    deleteArchive.run(key);
+    deleteChannelNotes.run(key);
     clearConversation.run(Date.now(), key);
   });
 
@@ -171,6 +183,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteUsage(db, fail),
     ...sqliteSettings(db, fail),
     ...sqliteFeedback(db, fail),
+    ...sqliteArchive(db, fail),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Store } from '../../src/core/ports/store.js';
 import { openPostgresStore } from '../../src/store/postgres-store.js';
 import { parsePostgresUrl } from '../../src/store/postgres-url.js';
+import { archiveContract } from '../contract/archive-contract.js';
 import { feedbackContract } from '../contract/feedback-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';
 import { type StoreFixture, storeContract } from '../contract/store-contract.js';
@@ -32,4 +33,5 @@ postgresSuite('Postgres store contract', (url) => {
   usageContract('Postgres', openFixture);
   settingsContract('Postgres', openFixture);
   feedbackContract('Postgres', openFixture);
+  archiveContract('Postgres', openFixture);
 });

@@ -33,11 +33,12 @@ export function createChannelMemory(deps: ChannelMemoryDeps): ChannelMemory {
         })),
       };
     },
-    async record(key, { author, question, answer }) {
+    async record(key, { author, question, answer, principal }) {
       // NUL bytes have no meaning in a conversation and break tools that read the database as text.
       const turn = { author: withoutNul(author), question: withoutNul(question), answer: withoutNul(answer) };
-      // Counted once here and stored with the turn; loading context never tokenizes again.
-      await store.appendTurn(key, { ...turn, tokens: turnTokens(turn) });
+      // Counted once here and stored with the turn; loading context never tokenizes again. The store
+      // archives it in the same transaction, so a crash before folding loses nothing.
+      await store.appendTurn(key, { ...turn, tokens: turnTokens(turn), ...(principal ? { principal } : {}) });
       compressor.schedule(key);
     },
     reset: (key) => store.reset(key),

@@ -5,6 +5,8 @@ export interface Turn {
   author: string;
   question: string;
   answer: string;
+  /** Who asked (a principal), when the platform said: how forget-me finds a person's turns. */
+  principal?: string | null | undefined;
 }
 
 /** What the agent is shown of a channel's past: the running summary and the recent turns verbatim. */
@@ -29,7 +31,7 @@ export interface ChannelMemory {
   context(key: string): Promise<ConversationContext>;
   /** Stores a completed turn atomically, then compresses in the background if the budget says so. */
   record(key: string, turn: Turn): Promise<void>;
-  /** Forgets the channel's turns and summary. */
+  /** Forgets the channel's turns, summary, archive and channel notes. */
   reset(key: string): Promise<void>;
   /** What `/memory` shows. */
   report(key: string): Promise<MemoryReport>;

@@ -57,11 +57,11 @@ export interface ConversationStore {
    * the newest turns it admits are read, so the cost of a load stays bounded however much history piles up.
    */
   load(key: string, window?: TurnWindow): Promise<ConversationSnapshot>;
-  /** Appends one turn atomically. */
+  /** Appends one turn atomically, and archives it in the same transaction. */
   appendTurn(key: string, turn: NewTurn): Promise<StoredTurn>;
   /** Applies the compaction atomically; resolves false (changing nothing) when it is stale. */
   compact(key: string, compaction: Compaction): Promise<boolean>;
-  /** Forgets the key's turns and summary. */
+  /** Forgets the key's turns, summary, archive and channel notes (a person's own notes follow them). */
   reset(key: string): Promise<void>;
   /** Resolves once the store answers a trivial query; rejects with a StorageError when it is unreachable. */
   ping(): Promise<void>;

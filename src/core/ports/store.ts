@@ -1,7 +1,17 @@
+import type { ArchiveStore } from './archive-store.js';
 import type { ChannelSettingsStore } from './channel-settings-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { FeedbackStore } from './feedback-store.js';
+import type { NotesStore } from './notes-store.js';
 import type { UsageStore } from './usage-store.js';
 
-/** One database behind every port: memory, usage records, channel settings and feedback (the root hands it to the core). */
-export type Store = ConversationStore & UsageStore & ChannelSettingsStore & FeedbackStore;
+/**
+ * One database behind every port: memory (with its archive and notes), usage records, channel settings and
+ * feedback (the root hands it to the core).
+ */
+export type Store = ConversationStore &
+  UsageStore &
+  ChannelSettingsStore &
+  FeedbackStore &
+  ArchiveStore &
+  NotesStore;

@@ -1,0 +1,135 @@
+import { isIdentifierLike, searchTerms, termWords } from '../core/memory/recall-query.js';
+import type { ArchivedTurn, ArchiveStore } from '../core/ports/archive-store.js';
+import type { NotesStore, StoredNote } from '../core/ports/notes-store.js';
+import type { PostgresDb } from './postgres-db.js';
+import { FORGOTTEN_USER } from './sqlite-archive.js';
+
+const ARCHIVE_COLUMNS = 'id, key, author, principal, question, answer, created_at AS "createdAt"';
+const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS "createdAt"';
+// The expression the optional trigram index (migration 7) is built on; a query must spell it the same.
+const BODY = "(question || ' ' || answer)";
+
+/**
+ * The `to_tsquery` text for `query`: each term's words (letters and digits only, so nothing in it can be
+ * tsquery syntax) as a phrase, the terms joined by `|`; empty when no term is left.
+ */
+export function tsQuery(query: string): string {
+  return searchTerms(query)
+    .map(termWords)
+    .filter((words) => words.length > 0)
+    .map((words) => (words.length === 1 ? words[0]! : `(${words.join(' <-> ')})`))
+    .join(' | ');
+}
+
+/** ILIKE patterns for the terms that look like ids or code, `%`, `_` and `\` escaped. */
+export function likePatterns(query: string): string[] {
+  return searchTerms(query)
+    .filter(isIdentifierLike)
+    .map((t) => `%${t.replace(/[\\%_]/g, '\\$&')}%`);
+}
+
+/** The archive and notes of the Postgres store. */
+export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
+  let trigram: Promise<boolean> | undefined;
+  // Whether migration 7 could build the trigram index here (pg_trgm available); asked once.
+  const hasTrigram = () => {
+    trigram ??= db
+      .query<{ ok: boolean }>(
+        'look for the trigram index',
+        "SELECT to_regclass('archive_trgm') IS NOT NULL AS ok",
+      )
+      .then((r) => r.rows[0]?.ok === true)
+      .catch(() => {
+        trigram = undefined;
+        return false;
+      });
+    return trigram;
+  };
+
+  return {
+    async searchArchive(s) {
+      const text = tsQuery(s.query);
+      const patterns = (await hasTrigram()) ? likePatterns(s.query) : [];
+      if ((!text && patterns.length === 0) || s.limit < 1) return [];
+      const { rows } = await db.query<ArchivedTurn>(
+        'search the archive',
+        `WITH q AS (SELECT to_tsquery('english', $2) AS q)
+         SELECT ${ARCHIVE_COLUMNS}
+           FROM archive, q
+          WHERE key = $1 AND created_at >= $3 AND created_at < $4
+            AND ($5::text IS NULL OR strpos(lower(author), lower($5)) > 0 OR principal = $5)
+            AND (search @@ q.q OR ${BODY} ILIKE ANY ($6::text[]))
+          ORDER BY ts_rank(search, q.q, 1)
+                   + 0.1 * (SELECT count(*) FROM unnest($6::text[]) p WHERE ${BODY} ILIKE p) DESC,
+                   created_at DESC, id DESC
+          LIMIT $7`,
+        [
+          s.key,
+          text,
+          s.from ?? 0,
+          s.to ?? Number.MAX_SAFE_INTEGER,
+          s.speaker?.trim() || null,
+          patterns,
+          s.limit,
+        ],
+      );
+      return rows;
+    },
+    async archivedTurns(key, afterId, batch) {
+      const { rows } = await db.query<ArchivedTurn>(
+        'read the archive',
+        `SELECT ${ARCHIVE_COLUMNS} FROM archive WHERE key = $1 AND id > $2 ORDER BY id LIMIT $3`,
+        [key, afterId, batch],
+      );
+      return rows;
+    },
+    async forgetPerson({ principal, key, usageKeptSince }) {
+      return db.transaction('forget a person', async (sql) => {
+        const where = key === undefined ? '' : ' AND key = $2';
+        const params = key === undefined ? [principal] : [principal, key];
+        const turns = (await sql(`DELETE FROM archive WHERE principal = $1${where}`, params)).rowCount ?? 0;
+        await sql(`DELETE FROM turns WHERE principal = $1${where}`, params);
+        const notes =
+          (await sql(`DELETE FROM notes WHERE (author = $1 OR subject = $1)${where}`, params)).rowCount ?? 0;
+        const n = params.length;
+        const anonymised =
+          (
+            await sql(
+              `UPDATE usage SET user_id = $${n + 1}, origin = NULL WHERE user_id = $1 AND at < $${n + 2}${where}`,
+              [...params, FORGOTTEN_USER, usageKeptSince],
+            )
+          ).rowCount ?? 0;
+        const votes = (await sql(`DELETE FROM feedback WHERE user_id = $1${where}`, params)).rowCount ?? 0;
+        return { turns, notes, usage: anonymised + votes };
+      });
+    },
+    async pruneArchive(before) {
+      const deleted = await db.query('prune the archive', 'DELETE FROM archive WHERE created_at < $1', [
+        before,
+      ]);
+      return deleted.rowCount ?? 0;
+    },
+    async addNote(note) {
+      const { rows } = await db.query<{ id: number; createdAt: number }>(
+        'store a note',
+        `INSERT INTO notes (key, subject, text, author, created_at) VALUES ($1, $2, $3, $4, $5)
+         RETURNING id, created_at AS "createdAt"`,
+        [note.key, note.subject, note.text, note.author, Date.now()],
+      );
+      return { ...note, ...rows[0]! };
+    },
+    async notesFor(key, subject) {
+      const { rows } = await db.query<StoredNote>(
+        'read the notes',
+        `SELECT ${NOTE_COLUMNS} FROM notes
+          WHERE (key = $1 AND subject IS NULL) OR (subject IS NOT NULL AND subject = $2) ORDER BY id`,
+        [key, subject ?? null],
+      );
+      return rows;
+    },
+    async deleteNote(id) {
+      const deleted = await db.query('delete a note', 'DELETE FROM notes WHERE id = $1', [id]);
+      return deleted.rowCount === 1;
+    },
+  };
+}
