@@ -6,7 +6,7 @@ import { ConfigError, ThinkthreadError } from './core/errors.js';
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import type { ConversationStore } from './core/ports/conversation-store.js';
 import { createRunQueue } from './core/runs/run-queue.js';
-import { coreOptionsFrom } from './core-options.js';
+import { coreOptionsFrom, fallbackKeys } from './core-options.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -23,8 +23,10 @@ async function main(): Promise<void> {
   dotenv.config({ quiet: true });
   let config: Config;
   let mcp: McpConfig | undefined;
+  let modelKeys: (string | undefined)[];
   try {
     config = parseConfig(process.env);
+    modelKeys = fallbackKeys(config, process.env);
     mcp = loadMcp(config.MCP_CONFIG, process.env);
   } catch (err) {
     if (err instanceof ConfigError) exitWith(configHelp(err));
@@ -34,8 +36,9 @@ async function main(): Promise<void> {
   const platforms = enabledPlatforms(config);
   // In the terminal chat, info lines on stderr would interleave with the conversation.
   const level = config.LOG_LEVEL ?? (platforms.length === 0 ? 'warn' : 'info');
-  // Values mcp.json takes from the environment (tokens in env and headers) are as secret as the keys.
-  const secrets = [...SECRET_KEYS.map((k) => config[k]), ...(mcp?.secrets ?? [])];
+  // Values mcp.json takes from the environment (tokens in env and headers) are as secret as the keys, and
+  // so is each fallback model's key, one by one (LLM_FALLBACK_KEYS may name them by variable).
+  const secrets = [...SECRET_KEYS.map((k) => config[k]), ...modelKeys, ...(mcp?.secrets ?? [])];
   const logger = createLogger({ level, secrets, patterns: PLATFORMS.flatMap((p) => p.secretPatterns ?? []) });
   const redact = createRedactor(secrets);
 
