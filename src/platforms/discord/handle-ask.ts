@@ -75,7 +75,7 @@ export async function handleAsk(
   // Nobody else sees the command's option, so the answer starts with the question, in small print.
   const header = `-# ${author} asked: ${threadName(question)}`;
   const run = ctx.runs.start(asker.userId, ctx.signal);
-  const surface = interactionSurface(interaction, { threads, now: ctx.now });
+  const surface = interactionSurface(interaction, { threads, now: ctx.now, logger: ctx.logger });
   try {
     await surface.edit(`${header}\n${WORDING.thinking}`, [stopRow(run.id)]);
   } catch (err) {
@@ -85,21 +85,26 @@ export async function handleAsk(
   const askedAt = channel?.isThread()
     ? { id: interaction.id, channel, client: interaction.client }
     : undefined;
-  const view = await answer(
-    {
-      key,
-      settingsKey,
-      author,
-      text: question,
-      asker,
-      arrival,
-      context: askedAt ? lazy(() => ctx.history.read(askedAt, key)) : undefined,
-    },
-    surface,
-    ctx,
-    run,
-    header,
-  );
+  let view: Awaited<ReturnType<typeof answer>>;
+  try {
+    view = await answer(
+      {
+        key,
+        settingsKey,
+        author,
+        text: question,
+        asker,
+        arrival,
+        context: askedAt ? lazy(() => ctx.history.read(askedAt, key)) : undefined,
+      },
+      surface,
+      ctx,
+      run,
+      header,
+    );
+  } finally {
+    surface.close();
+  }
   if (view.phase === 'final' && askedAt) ctx.history.answered(key, interaction.id);
 }
 

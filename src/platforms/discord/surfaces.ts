@@ -6,6 +6,7 @@ import {
   Routes,
   ThreadAutoArchiveDuration,
 } from 'discord.js';
+import type { Logger } from '../../core/logger.js';
 import type { ButtonRow } from './buttons.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
 import type { AnswerSurface } from './render.js';
@@ -61,12 +62,14 @@ export const CONTINUED_BELOW = '-# ⬇️ continued below';
  * follow-ups, all through the interaction's token while it is young. An answer that outlives
  * {@link TOKEN_USE_MS} (a long wait in the channel's line plus a long run) goes on as ordinary channel
  * messages with the bot's own token: the answer in a message replying to the response, which is marked
- * "continued below" if the token still allows it; overflow and a new steps message in the channel.
+ * "continued below" if the token still allows it; overflow and a new steps message in the channel. The
+ * move is made at {@link TOKEN_USE_MS} even when nothing is being written then (a question still waiting
+ * in its channel's line), so the response does not stay "Thinking…" for good; `close()` ends that watch.
  */
 export function interactionSurface(
   interaction: ChatInputCommandInteraction,
-  options: { threads: boolean; now: () => number },
-): AnswerSurface {
+  options: { threads: boolean; now: () => number; logger?: Logger },
+): AnswerSurface & { close(): void } {
   const { rest } = interaction.client;
   const { channelId } = interaction;
   const age = () => options.now() - interaction.createdTimestamp;
@@ -76,6 +79,8 @@ export function interactionSurface(
   let shownButtons: ButtonRow[] | undefined;
   /** The channel message the answer continues in, once the token is too old. */
   let continued: Promise<string> | undefined;
+  /** The answer's text as last shown, for a move made while nothing is written. */
+  let shownText: string | undefined;
 
   const sendInChannel = async (body: Record<string, unknown>) =>
     ((await rest.post(Routes.channelMessages(channelId), { body })) as APIMessage).id;
@@ -99,9 +104,29 @@ export function interactionSurface(
     return id;
   };
 
+  const move = (text: string, buttons: ButtonRow[] | undefined) => {
+    continued = moveToChannel(text, buttons);
+    continued.catch(() => {
+      continued = undefined; // tried again on the next edit
+    });
+    return continued;
+  };
+  const watch = setTimeout(
+    () => {
+      if (continued || shownText === undefined) return;
+      move(shownText, undefined).catch((err: unknown) =>
+        options.logger?.warn({ err }, 'could not move the answer out of the aging interaction'),
+      );
+    },
+    Math.max(0, TOKEN_USE_MS - age()),
+  );
+  watch.unref();
+
   return {
+    close: () => clearTimeout(watch),
     async edit(text, buttons) {
       if (buttons) shownButtons = buttons;
+      shownText = text;
       if (young() && !continued) {
         const message = await interaction.editReply({
           content: text,
@@ -112,11 +137,7 @@ export function interactionSurface(
         return;
       }
       if (!continued) {
-        continued = moveToChannel(text, buttons);
-        continued.catch(() => {
-          continued = undefined; // tried again on the next edit
-        });
-        await continued;
+        await move(text, buttons);
         return;
       }
       await editInChannel(await continued, {

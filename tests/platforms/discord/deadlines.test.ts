@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/ports/store.js';
 import { createLocalArrivals } from '../../../src/core/runs/run-queue.js';
 import { DEFER_AFTER_MS } from '../../../src/platforms/discord/handle-ask.js';
-import { CONTINUED_BELOW } from '../../../src/platforms/discord/surfaces.js';
+import { CONTINUED_BELOW, TOKEN_USE_MS } from '../../../src/platforms/discord/surfaces.js';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
 import { createGate } from '../../helpers/gate.js';
 import { waitUntil } from '../../helpers/wait-until.js';
@@ -190,6 +190,54 @@ describe('Discord: /ask keeps Discord’s deadlines whatever storage does', () =
       const tokenCalls = later.filter((c) => c.path.includes(token));
       // One edit, accepted: the fake refuses the token past DISCORD_LIMITS.interactionTokenMs.
       expect(tokenCalls.map((c) => [c.method, c.status])).toEqual([['PATCH', 200]]);
+    });
+
+    it('moves out of the token at 14 minutes even while nothing is written (a long wait in the line)', async () => {
+      offset = 0;
+      const line = createGate();
+      const model = createGate();
+      const local = createLocalArrivals();
+      bed = await startDiscordBed(
+        {},
+        {
+          now,
+          line: {
+            async arrive(...args) {
+              await line.promise;
+              return local.arrive(...args);
+            },
+          },
+        },
+      );
+      bed.model.script({ content: 'Worth the wait.', until: model.promise });
+      const { discord } = bed;
+      const sent = discord.now();
+      const { token } = ask('a slow one?');
+      await discord.waitForCall((c) => c.path.includes(token) && c.path.endsWith('/callback'));
+      // The line lets go just before the token's 14 minutes are up: the first edit still goes through it.
+      offset = TOKEN_USE_MS - 400 - (Date.now() - sent);
+      line.open();
+      const reply = () =>
+        discord
+          .messages(discord.channelId)
+          .find((m) => m.message_reference?.message_id === discord.original(token)?.id);
+      await waitUntil(() => reply() !== undefined, { what: 'the answer moved to the channel' });
+      expect(bed.model.requests.length).toBeLessThanOrEqual(1); // the model has not answered
+      expect(reply()!.content).toBe(`-# alice asked: a slow one?\n${WORDING.thinking}`);
+      expect(reply()!.components[0].components[0].custom_id).toMatch(/^tt:stop:/); // Stop came along
+      const throughToken = discord.calls.filter((c) => c.method === 'PATCH' && c.path.includes(token));
+      expect(throughToken[0]?.body.content).toContain(WORDING.thinking); // shown there first, in time
+      await waitUntil(() => discord.original(token)?.content === CONTINUED_BELOW, {
+        what: 'the response marked',
+      });
+
+      model.open();
+      await waitUntil(() => reply()!.content.endsWith('Worth the wait.'), {
+        what: 'the answer in the channel message',
+      });
+      await bed.settle();
+      expect(discord.original(token)!.content).toBe(CONTINUED_BELOW);
+      expect(discord.calls.every((c) => c.status < 400)).toBe(true);
     });
   });
 });
