@@ -213,10 +213,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     const pause = step.pauseAt;
     const hungUp = new Promise<void>((resolve) => res.once('close', () => resolve()));
     for (let i = 0; i < text.length; i += chunkSize) {
-      const end = pause && i < pause.chars && i + chunkSize >= pause.chars ? pause.chars : i + chunkSize;
+      // The chunk that reaches `pause.chars` ends there, and the stream waits before the rest.
+      const pausesHere = pause !== undefined && i < pause.chars && i + chunkSize >= pause.chars;
+      const end = pausesHere ? pause.chars : i + chunkSize;
       send({ content: text.slice(i, end) });
-      if (end !== i + chunkSize) {
-        await Promise.race([pause?.until ?? new Promise(() => {}), hungUp]);
+      if (pausesHere) {
+        await Promise.race([pause.until ?? new Promise(() => {}), hungUp]);
         i = end - chunkSize;
       }
       if (i === 0 && step.stallMs) await sleep(step.stallMs);
