@@ -35,7 +35,7 @@ export interface MetricsOptions {
  */
 export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'thinkthread_process_' });
+  collectDefaultMetrics({ register: registry, prefix: 'thinkthread_' });
   // Every labelled metric is declared through bounded-metrics, which cuts each label value.
   const runs = boundedCounter({
     name: 'thinkthread_runs_total',

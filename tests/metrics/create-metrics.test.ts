@@ -22,6 +22,10 @@ describe('metrics', () => {
       expect(text).toMatch(/^thinkthread_run_duration_seconds_count\{platform="slack"\} 1$/m);
       expect(text).toMatch(/^thinkthread_questions_in_flight 3$/m);
       expect(text).toMatch(/^thinkthread_platform_rate_limited_total\{platform="discord"\} 1$/m);
+      // The process's own metrics carry the prefix once: thinkthread_process_*, never thinkthread_process_process_*.
+      expect(text).toMatch(/^thinkthread_process_cpu_seconds_total \d/m);
+      expect(text).toMatch(/^thinkthread_nodejs_heap_size_used_bytes \d/m);
+      expect(text).not.toMatch(/process_process/);
     } finally {
       server.close();
     }

@@ -87,6 +87,13 @@ describe('slack-app-manifest.yml', () => {
     }
   });
 
+  it('lists each bot scope once', () => {
+    const bot = manifest.slice(manifest.indexOf('    bot:'), manifest.indexOf('settings:'));
+    const scopes = [...bot.matchAll(/^\s+- ([\w:.]+)/gm)].map((m) => m[1]);
+    expect(scopes.length).toBeGreaterThan(5);
+    expect(new Set(scopes).size).toBe(scopes.length);
+  });
+
   it('enables interactivity, without which Slack never reports a press on Stop or 👍 / 👎', () => {
     expect(manifest).toMatch(/^ {2}interactivity:\n(?:\s+#.*\n)*\s+is_enabled: true$/m);
   });
