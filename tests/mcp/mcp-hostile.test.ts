@@ -167,9 +167,7 @@ describe('an MCP server that never answers', () => {
       FAST_RETRY,
     );
     test.fake.script({ toolCalls: [{ name: 'evil__hang', arguments: {} }] }, { content: 'It hung.' });
-    const started = Date.now();
     const { outcome } = await askWithEvents(test.core.assistant, 'hang');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(outcome).toMatchObject({ status: 'answered', text: 'It hung.' });
     expect(toolMessage(test, 1)).toEqual(['Error: evil__hang timed out after 300 ms.']);
   });
@@ -178,7 +176,6 @@ describe('an MCP server that never answers', () => {
     const silent = await startSilentServer();
     servers.push(silent);
     const mute = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
-    const started = Date.now();
     test = await startTestCore(
       {
         MCP_CONNECT_TIMEOUT_MS: '300',
@@ -187,7 +184,6 @@ describe('an MCP server that never answers', () => {
       {},
       { mcpBackoff: { initialMs: 60_000, maxMs: 60_000 } },
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(silent.connections()).toBeGreaterThan(0);
     for (const name of ['remote', 'local']) {
       expect(groupOf(test, name)).toMatchObject({
