@@ -20,12 +20,14 @@ export function formatChannelInstructions(instructions: string): string {
 /** What comes beside the conversation: the channel's instructions, the new message's thread context and files, its images. */
 export interface MessageExtras {
   instructions?: string | undefined;
+  /** The conversation's notes (and the asker's), already formatted within NOTES_MAX_TOKENS. */
+  notes?: string | undefined;
   preface?: string | undefined;
   images?: readonly ContentPart[] | undefined;
 }
 
 /**
- * System prompt, the channel's instructions, running summary, recent turns verbatim, then the new message
+ * System prompt, the channel's instructions, the notes kept, running summary, recent turns verbatim, then the new message
  * (after its thread context and files). The instructions come right after the system prompt and the
  * per-question input after the history, so everything before the new message stays one stable, cacheable
  * prefix from one question to the next.
@@ -41,6 +43,8 @@ export function buildMessages(
   if (extras.instructions) {
     messages.push({ role: 'system', content: formatChannelInstructions(extras.instructions) });
   }
+  // Notes change rarely, so they stay in the stable prefix, before the summary and the turns.
+  if (extras.notes) messages.push({ role: 'system', content: extras.notes });
   if (context.summary) {
     messages.push({ role: 'system', content: formatSummaryMessage(context.summary) });
   }

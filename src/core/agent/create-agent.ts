@@ -5,6 +5,7 @@ import { fixedTools, type ToolSource } from '../ports/tool-source.js';
 import type { PromptSet } from '../prompts.js';
 import { toolNamesInForce } from '../settings/select-tools.js';
 import type { Tool } from '../tools/define-tool.js';
+import { RECALL_PROMPT, RECALL_TOOL } from '../tools/recall.js';
 import { createDeadline } from '../util/deadline.js';
 import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
 import { buildMessages } from './build-messages.js';
@@ -56,6 +57,11 @@ export interface AgentDeps {
   stopConditions?: readonly StopCondition[];
   /** The model sees images (LLM_VISION): those tools return are shown to it after their observations. */
   vision?: boolean | undefined;
+  /**
+   * The notes kept for a conversation and its asker, as one prompt text within its budget (see
+   * memory/notes-prompt.ts); placed after the base prompt and the channel's instructions. None when unset.
+   */
+  notes?: ((key: string, principal: string | undefined) => Promise<string | undefined>) | undefined;
 }
 
 /** Creates the ReAct agent for the configured protocol. */
@@ -76,10 +82,13 @@ export function createAgent(deps: AgentDeps): Agent {
       profile?.model ? withModel(deps.model, profile.model) : deps.model,
       tools,
     );
+    // Said only when the recall tool is in force, so the base prompt is unchanged without it.
+    const recall = tools.some((t) => t.name === RECALL_TOOL) ? deps.prompts[RECALL_PROMPT] : undefined;
+    const base = protocol.systemPrompt(date);
     return {
       protocol,
       toolsByName: new Map(tools.map((t) => [t.name, t])),
-      system: protocol.systemPrompt(date),
+      system: recall ? `${base.trimEnd()}\n\n${recall.trim()}` : base,
     };
   };
   // Rendered once per day, per change of the tools and per channel setup, not per run, so the prompt's prefix
@@ -107,8 +116,10 @@ export function createAgent(deps: AgentDeps): Agent {
   async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
     // One run keeps the tools it started with; a tool withdrawn meanwhile fails its call instead.
     const { protocol, toolsByName, system } = forThisRun(input.profile);
+    const notes = await notesFor(input);
     const messages: ChatMessage[] = buildMessages(system, input.context, input.author, input.message, {
       instructions: input.profile?.instructions,
+      notes,
       preface: input.preface,
       images: input.images,
     });
@@ -176,6 +187,7 @@ export function createAgent(deps: AgentDeps): Agent {
               concurrency: settings.TOOL_CONCURRENCY,
               signal,
               ...(deps.redact ? { redact: deps.redact } : {}),
+              conversation: { key: input.key, principal: input.principal },
             },
             (call, o) =>
               emit({ type: 'observation', step, callId: call.id, tool: call.tool, text: o.text, ok: o.ok }),
@@ -188,6 +200,20 @@ export function createAgent(deps: AgentDeps): Agent {
           continue;
         }
       }
+    }
+  }
+
+  /** The notes for this run's prompt; a run goes on without them when they cannot be read. */
+  async function notesFor(input: RunInput): Promise<string | undefined> {
+    if (!deps.notes || !input.key) return undefined;
+    try {
+      return await deps.notes(input.key, input.principal);
+    } catch (err) {
+      logger?.warn(
+        { key: input.key, err: describe(err, deps.redact) },
+        'could not read the notes; answering without them',
+      );
+      return undefined;
     }
   }
 

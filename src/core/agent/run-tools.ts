@@ -36,6 +36,8 @@ export interface ToolRunOptions {
   concurrency: number;
   signal: AbortSignal;
   redact?: (text: string) => string;
+  /** The run's conversation key and asker, handed to every tool (recall searches only this conversation). */
+  conversation?: { key?: string | undefined; principal?: string | undefined } | undefined;
 }
 
 /** Resolves the input a call will be validated with (JSON text parsed, bare strings mapped to the single field). */
@@ -111,6 +113,8 @@ async function runOne(
       get signal() {
         return guard.signal;
       },
+      key: options.conversation?.key,
+      principal: options.conversation?.principal,
     };
     const run = tool.executeWithImages
       ? tool.executeWithImages(parsed.data, context)

@@ -16,6 +16,10 @@ export interface RunInput {
   signal?: AbortSignal;
   /** Groups this conversation's model requests for the server's prompt cache (no user text, no IDs). */
   cacheKey?: string | undefined;
+  /** The conversation key (a thread is its own): what recall searches and notes are kept under. */
+  key?: string | undefined;
+  /** Who asks (a principal): whose notes follow them here, and who asked a tool to remember. */
+  principal?: string | undefined;
   /** What the channel's settings change for this run; the agent's defaults elsewhere. */
   profile?: RunProfile | undefined;
 }

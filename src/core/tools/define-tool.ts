@@ -6,6 +6,10 @@ import type { ContentPart, ToolSpec } from '../llm/types.js';
 export interface ToolContext {
   /** Aborted when the tool times out, the run times out, or the run is cancelled. */
   signal: AbortSignal;
+  /** The conversation the run answers in (a thread is its own); absent outside a conversation. */
+  key?: string | undefined;
+  /** Who asked (a principal such as `slack:T…:U…`), when the platform said. */
+  principal?: string | undefined;
 }
 
 /** An image a tool returned (base64), for models that can see. */
