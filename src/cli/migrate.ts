@@ -56,6 +56,8 @@ async function main(argv: readonly string[]): Promise<void> {
         conversations: 0,
         conversationsThere: 0,
         turns: 0,
+        archived: 0,
+        notes: 0,
         usage: 0,
         usageThere: 0,
         settings: 0,
@@ -65,6 +67,8 @@ async function main(argv: readonly string[]): Promise<void> {
         if (await sink.conversation(c)) {
           counts.conversations++;
           counts.turns += c.turns.length;
+          counts.archived += c.archive.length;
+          counts.notes += c.notes.length;
         } else counts.conversationsThere++;
       }
       for (const batch of source.usage(USAGE_BATCH)) {
@@ -79,6 +83,8 @@ async function main(argv: readonly string[]): Promise<void> {
         `Copied ${path} into the ${target.describe}:\n` +
           `  conversations  ${counts.conversations} copied, ${counts.conversationsThere} already there (left as they are)\n` +
           `  turns          ${counts.turns} copied\n` +
+          `  archived turns ${counts.archived} copied (what recall searches)\n` +
+          `  notes          ${counts.notes} copied\n` +
           `  usage records  ${counts.usage} copied, ${counts.usageThere} already there\n` +
           `  settings       ${counts.settings} copied, ${counts.settingsThere} already there (left as they are)\n`,
       );

@@ -9,7 +9,10 @@ import { rowOf } from './sqlite-usage-rows.js';
 
 /** Writes copied data into a Postgres store, each piece at most once however often it is run. */
 export interface PostgresImport {
-  /** Copies a conversation with its turns (in order, new ids) unless the key exists there; true if copied. */
+  /**
+   * Copies a conversation with its turns, archive and notes (in order, new ids) unless the key exists there;
+   * true if copied.
+   */
   conversation(c: ExportedConversation): Promise<boolean>;
   /** Copies the records not copied before; resolves with how many were new. */
   usage(records: readonly StoredUsageRecord[]): Promise<number>;
@@ -45,20 +48,69 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
           [c.key, c.summary, c.summaryTokens, c.summarizedTurns, c.version, c.updatedAt],
         );
         if (created.rowCount !== 1) throw new Rollback(false);
+        // Ids come from the turns' own sequence, in the source's order, so a verbatim turn keeps one id in
+        // turns and archive, and a folded one never collides with a turn appended later.
+        const sourceIds = [...new Set([...c.turns.map((t) => t.id), ...c.archive.map((t) => t.id)])].sort(
+          (a, b) => a - b,
+        );
+        const fresh = (
+          await sql<{ id: number }>(
+            "SELECT nextval(pg_get_serial_sequence('turns', 'id')) AS id FROM generate_series(1, $1)",
+            [sourceIds.length],
+          )
+        ).rows
+          .map((r) => Number(r.id))
+          .sort((a, b) => a - b);
+        const idOf = new Map(sourceIds.map((id, i) => [id, fresh[i]!]));
         if (c.turns.length > 0) {
           await sql(
-            `INSERT INTO turns (key, author, question, answer, tokens, created_at)
-             SELECT $1, author, question, answer, tokens, created_at
-               FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[])
-                    WITH ORDINALITY AS t(author, question, answer, tokens, created_at, n)
-              ORDER BY n`,
+            `INSERT INTO turns (id, key, author, question, answer, tokens, created_at, principal)
+             OVERRIDING SYSTEM VALUE
+             SELECT id, $1, author, question, answer, tokens, created_at, principal
+               FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::bigint[], $8::text[])
+                    AS t(id, author, question, answer, tokens, created_at, principal)`,
             [
               c.key,
+              c.turns.map((t) => idOf.get(t.id)),
               c.turns.map((t) => t.author),
               c.turns.map((t) => t.question),
               c.turns.map((t) => t.answer),
               c.turns.map((t) => t.tokens),
               c.turns.map((t) => t.createdAt),
+              c.turns.map((t) => t.principal ?? null),
+            ],
+          );
+        }
+        if (c.archive.length > 0) {
+          await sql(
+            `INSERT INTO archive (id, key, author, principal, question, answer, created_at)
+             SELECT id, $1, author, principal, question, answer, created_at
+               FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
+                    AS t(id, author, principal, question, answer, created_at)`,
+            [
+              c.key,
+              c.archive.map((t) => idOf.get(t.id)),
+              c.archive.map((t) => t.author),
+              c.archive.map((t) => t.principal),
+              c.archive.map((t) => t.question),
+              c.archive.map((t) => t.answer),
+              c.archive.map((t) => t.createdAt),
+            ],
+          );
+        }
+        if (c.notes.length > 0) {
+          await sql(
+            `INSERT INTO notes (key, subject, text, author, created_at)
+             SELECT $1, subject, text, author, created_at
+               FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY
+                    AS t(subject, text, author, created_at, n)
+              ORDER BY n`,
+            [
+              c.key,
+              c.notes.map((n) => n.subject),
+              c.notes.map((n) => n.text),
+              c.notes.map((n) => n.author),
+              c.notes.map((n) => n.createdAt),
             ],
           );
         }

@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
 import { StorageError } from '../core/errors.js';
+import type { ArchivedTurn } from '../core/ports/archive-store.js';
 import type { StoredSetting } from '../core/ports/channel-settings-store.js';
 import type { StoredTurn } from '../core/ports/conversation-store.js';
+import type { StoredNote } from '../core/ports/notes-store.js';
 import type { StoredUsageRecord } from '../core/ports/usage-store.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
 import { recordOf, type UsageRow } from './sqlite-usage-rows.js';
@@ -14,7 +16,11 @@ export interface ExportedConversation {
   summarizedTurns: number;
   version: number;
   updatedAt: number;
-  turns: StoredTurn[];
+  turns: (StoredTurn & { principal?: string | null })[];
+  /** Every turn it ever had (schema 7 on; before it, its verbatim turns), oldest first. */
+  archive: ArchivedTurn[];
+  /** The notes made in it: the channel's, and people's own notes made there. */
+  notes: StoredNote[];
 }
 
 /** A read-only view of a SQLite store, read in one snapshot until it is closed. */
@@ -50,9 +56,10 @@ export function openSqliteExport(path: string): SqliteExport {
     db.exec('BEGIN');
     const hasUsage = version >= 2;
     const hasSettings = version >= 3;
+    const hasArchive = version >= 7;
     const selectConversations = db.prepare<
       [],
-      Omit<ExportedConversation, 'turns'> & {
+      Omit<ExportedConversation, 'turns' | 'archive' | 'notes'> & {
         summary_tokens: number;
         summarized_turns: number;
         updated_at: number;
@@ -61,8 +68,20 @@ export function openSqliteExport(path: string): SqliteExport {
       'SELECT key, summary, summary_tokens, summarized_turns, version, updated_at FROM conversations ORDER BY key',
     );
     const selectTurns = db.prepare<[string], StoredTurn>(
-      'SELECT id, author, question, answer, tokens, created_at AS createdAt FROM turns WHERE key = ? ORDER BY id',
+      `SELECT id, author, question, answer, tokens, created_at AS createdAt${hasArchive ? ', principal' : ''}
+         FROM turns WHERE key = ? ORDER BY id`,
     );
+    const selectArchive = hasArchive
+      ? db.prepare<[string], ArchivedTurn>(
+          `SELECT id, key, author, principal, question, answer, created_at AS createdAt
+             FROM archive WHERE key = ? ORDER BY id`,
+        )
+      : undefined;
+    const selectNotes = hasArchive
+      ? db.prepare<[string], StoredNote>(
+          'SELECT id, key, subject, text, author, created_at AS createdAt FROM notes WHERE key = ? ORDER BY id',
+        )
+      : undefined;
     const selectUsage = hasUsage
       ? db.prepare<[number, number], UsageRow>('SELECT * FROM usage WHERE id > ? ORDER BY id LIMIT ?')
       : undefined;
@@ -74,6 +93,7 @@ export function openSqliteExport(path: string): SqliteExport {
     return {
       *conversations() {
         for (const c of selectConversations.iterate()) {
+          const turns = selectTurns.all(c.key);
           yield {
             key: c.key,
             summary: c.summary,
@@ -81,7 +101,19 @@ export function openSqliteExport(path: string): SqliteExport {
             summarizedTurns: c.summarized_turns,
             version: c.version,
             updatedAt: c.updated_at,
-            turns: selectTurns.all(c.key),
+            turns,
+            archive:
+              selectArchive?.all(c.key) ??
+              turns.map((t) => ({
+                id: t.id,
+                key: c.key,
+                author: t.author,
+                principal: null,
+                question: t.question,
+                answer: t.answer,
+                createdAt: t.createdAt,
+              })),
+            notes: selectNotes?.all(c.key) ?? [],
           };
         }
       },

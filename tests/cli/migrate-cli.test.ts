@@ -70,6 +70,12 @@ async function fill(store: Store): Promise<void> {
   await store.record({ ...start(T + 4, 'u4'), outcome: 'refused', ...spent, modelCalls: 0, tools: {} });
   await store.setSettings('discord:g:c1', { prompt: 'Answer in French.', steps: 'off' });
   await store.setSettings('slack:T:C2', { model: 'big-model' });
+  await store.addNote({
+    key: 'discord:g:c1',
+    subject: null,
+    text: 'deploys on Tuesdays',
+    author: 'discord:1',
+  });
 }
 
 const KEYS = ['discord:g:c1', 'slack:T:C2', 'console:local'];
@@ -182,6 +188,8 @@ postgresSuite('npm run migrate', (base) => {
     );
     expect(first.stdout).toMatch(/conversations +3 copied, 0 already there/);
     expect(first.stdout).toMatch(/turns +6 copied/);
+    expect(first.stdout).toMatch(/archived turns +8 copied/);
+    expect(first.stdout).toMatch(/notes +1 copied/);
     expect(first.stdout).toMatch(/usage records +5 copied, 0 already there/);
     expect(first.stdout).toMatch(/settings +3 copied, 0 already there/);
 
@@ -192,6 +200,21 @@ postgresSuite('npm run migrate', (base) => {
       const ids = copied.turns.map((t) => t.id);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
     }
+    // The archive came along, folded turns included, and a verbatim turn keeps one id in both.
+    const folded = await postgres.searchArchive({ key: 'discord:g:c1', query: 'q1', limit: 5 });
+    expect(folded.map((t) => t.question)).toEqual(['q1']);
+    const archived = await postgres.archivedTurns('discord:g:c1', 0, 100);
+    expect(archived.map((t) => t.question)).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q8']);
+    const verbatim = (await postgres.load('discord:g:c1')).turns.map((t) => t.id);
+    expect(archived.slice(2).map((t) => t.id)).toEqual(verbatim);
+    expect((await postgres.notesFor('discord:g:c1')).map((n) => n.text)).toEqual(['deploys on Tuesdays']);
+    const next = await postgres.appendTurn('discord:g:c1', {
+      author: 'x',
+      question: 'q10',
+      answer: 'a',
+      tokens: 1,
+    });
+    expect(next.id).toBeGreaterThan(Math.max(...archived.map((t) => t.id)));
     const all = { since: 0, until: T + 60_000 };
     expect(recordsWithoutIds(await postgres.records(all))).toEqual(
       recordsWithoutIds(await sqlite.records(all)),
@@ -206,6 +229,6 @@ postgresSuite('npm run migrate', (base) => {
     expect(second.stdout).toMatch(/usage records +0 copied, 5 already there/);
     expect(second.stdout).toMatch(/settings +0 copied, 3 already there/);
     expect(await postgres.records(all)).toHaveLength(5);
-    expect((await postgres.load('discord:g:c1')).turns).toHaveLength(4);
+    expect((await postgres.load('discord:g:c1')).turns).toHaveLength(5);
   });
 });
