@@ -4,6 +4,8 @@ import { ConfigError } from './core/errors.js';
 import { parseRate } from './core/governance/rate.js';
 import { DEFAULT_READ_FILE_DENY } from './core/tools/deny-list.js';
 import { isLoopback } from './platforms/web/loopback.js';
+import { sqlitePathOf } from './store/create-store.js';
+import { isPostgresUrl, parsePostgresUrl } from './store/postgres-url.js';
 
 // Node timers take at most 2^31-1 ms; a larger value would fire at once.
 const int = (fallback: number, min = 1) =>
@@ -197,7 +199,10 @@ const schema = z.object({
     .regex(/^[a-z][a-z-]{1,15}$/, 'must be a Wikipedia language code such as en, de or zh')
     .default('en'),
   WIKIPEDIA_API_URL: z.string().default('https://{lang}.wikipedia.org'),
-  DEFAULT_TIMEZONE: optionalText,
+  DEFAULT_TIMEZONE: optionalText.refine((zone) => zone === undefined || isTimeZone(zone), {
+    message:
+      'is not a time zone this runtime knows; use an IANA name such as Europe/Berlin or America/New_York',
+  }),
   MCP_CONFIG: optionalText,
   MCP_CONNECT_TIMEOUT_MS: int(10_000),
 
@@ -344,7 +349,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     for (const issue of result.error.issues) {
       const key = issue.path.join('.');
       const given = key in cleaned && !SECRET_KEYS.includes(key as never) ? ` (got "${cleaned[key]}")` : '';
-      problems.push(`${key}: ${issue.message}${given}`);
+      problems.push(`${key}: ${plainWords(issue)}${given}`);
     }
   }
   const config: Config | undefined = result.data && {
@@ -373,6 +378,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     if (config.WEB_CHAT) problems.push(...webAuthProblems(config));
   }
+  const databaseUrl = config?.DATABASE_URL ?? cleaned.DATABASE_URL;
+  if (databaseUrl) problems.push(...databaseProblems(databaseUrl));
   for (const key of ['ADMIN_USERS', 'ALLOW_USERS'] as const) {
     const addresses = config?.[key].filter((entry) => entry.startsWith('addr:')) ?? [];
     if (addresses.length > 0) {
@@ -424,4 +431,54 @@ function webAuthProblems(config: Config): string[] {
       break;
   }
   return problems;
+}
+
+/** Whether the runtime knows `zone` (an IANA name such as Europe/Berlin). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What is wrong with DATABASE_URL, checked with the rest (never echoing it: a Postgres URL holds a password). */
+function databaseProblems(databaseUrl: string): string[] {
+  try {
+    if (isPostgresUrl(databaseUrl)) parsePostgresUrl(databaseUrl);
+    else sqlitePathOf(databaseUrl);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return [...err.problems];
+    throw err;
+  }
+}
+
+/** A validator's issue said in plain words: what the setting must be. */
+function plainWords(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === 'number' ? 'must be a number' : `must be a ${issue.expected}`;
+    case 'too_small':
+      return issue.origin === 'string'
+        ? `must be at least ${issue.minimum} characters`
+        : `must be ${issue.minimum} or more`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `must be at most ${issue.maximum} characters`
+        : `must be ${issue.maximum} or less`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      if (issue.format === 'url') return 'must be an http:// or https:// URL';
+      // Our patterns carry their own words; zod's default names the pattern.
+      if (issue.format === 'regex')
+        return issue.message.startsWith('Invalid') ? 'is not in the expected form' : issue.message;
+      return `must be a valid ${issue.format}`;
+    case 'not_multiple_of':
+      return 'must be a whole number';
+    default:
+      return issue.message;
+  }
 }

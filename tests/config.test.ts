@@ -74,8 +74,8 @@ describe('configuration', () => {
     });
     expect(problems).toHaveLength(3);
     expect(problems.join('\n')).toMatch(/SLACK_SUGGESTED_PROMPTS: "Weather" is not title\|message/);
-    expect(problems.join('\n')).toMatch(/SLACK_STREAMING: .*"native".*"edit"/);
-    expect(problems.join('\n')).toMatch(/SLACK_TASK_DISPLAY: .*"timeline".*"plan"/);
+    expect(problems.join('\n')).toMatch(/SLACK_STREAMING: must be one of native, edit \(got "fast"\)/);
+    expect(problems.join('\n')).toMatch(/SLACK_TASK_DISPLAY: must be one of timeline, plan/);
   });
 
   it('says what to set when no model is configured', () => {
@@ -142,6 +142,30 @@ describe('configuration', () => {
       expect(text).toContain(name);
     }
     expect(problems).toHaveLength(5);
+  });
+
+  it('says every mistake in plain words, the time zone and the database URL among them, in one list', () => {
+    const problems = problemsOf({
+      OPENAI_API_KEY: 'sk-abcdef',
+      PORT: 'abc',
+      HEALTH_PORT: '70000',
+      LLM_TIMEOUT_MS: '-5',
+      DEFAULT_TIMEZONE: 'Mars/Olympus',
+      DATABASE_URL: 'mysql://root:hunter2@db/x',
+    });
+    expect(problems).toEqual([
+      'LLM_TIMEOUT_MS: must be 1 or more (got "-5")',
+      expect.stringMatching(
+        /^DEFAULT_TIMEZONE: is not a time zone this runtime knows; .* \(got "Mars\/Olympus"\)$/,
+      ),
+      'PORT: must be a number (got "abc")',
+      'HEALTH_PORT: must be 65535 or less (got "70000")',
+      expect.stringMatching(/^DATABASE_URL: "mysql:" is not supported; supported: sqlite:/),
+    ]);
+    expect(problems.join('\n')).not.toMatch(/hunter2|Invalid input|expected number/);
+    expect(
+      parseConfig({ OPENAI_API_KEY: 'sk-abcdef', DEFAULT_TIMEZONE: 'Asia/Tokyo' }).DEFAULT_TIMEZONE,
+    ).toBe('Asia/Tokyo');
   });
 
   it('never repeats a secret value in an error', () => {
