@@ -4,6 +4,7 @@ import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import { consolePrincipal } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
+import type { MemoryCommands } from '../../core/memory/memory-commands.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
@@ -27,6 +28,8 @@ export interface ConsoleChatOptions {
   logger: Logger;
   /** Conversation key; defaults to {@link CONSOLE_KEY}. */
   key?: string;
+  /** `/memory notes|remember|forget|forget-me`; those commands are not offered without it. */
+  memoryCommands?: MemoryCommands | undefined;
 }
 
 /** The terminal chat; `finished` resolves when input ends and the last answer is out. */
@@ -35,10 +38,11 @@ export interface ConsoleChat extends PlatformAdapter {
 }
 
 const HELP =
-  'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent, ' +
+  'Commands: /reset forgets this chat, /memory shows what is remembered, /memory notes lists the notes ' +
+  '(/memory remember <text>, /memory forget <n>, /memory forget-me), /usage shows what was spent, ' +
   '/tools lists the tools, /settings shows or changes the settings, /quit exits.';
 
-/** A terminal chat: one message per line; `/reset`, `/memory`, `/usage`, `/tools`, `/settings …`, `/help`, `/quit`. */
+/** A terminal chat: one message per line; `/reset`, `/memory [notes|remember|forget|forget-me]`, `/usage`, `/tools`, `/settings …`, `/help`, `/quit`. */
 export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   const { assistant, output, tty } = options;
   const key = options.key ?? CONSOLE_KEY;
@@ -88,6 +92,10 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
         formatSettingsOutcome(await assistant.settings(asker, key, change)),
       );
     }
+    const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text)?.[1];
+    const memoryRun =
+      memoryArgs !== undefined ? options.memoryCommands?.run(asker, key, memoryArgs) : undefined;
+    if (memoryRun) return command('read or change the notes', () => memoryRun);
     switch (text.toLowerCase()) {
       case '/quit':
       case '/exit':
@@ -98,7 +106,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       case '/reset':
         return command('reset the memory of this chat', async () => {
           await assistant.reset(key);
-          return 'Memory of this chat cleared.';
+          return 'Memory of this chat cleared: its summary, turns, archive and notes.';
         });
       case '/memory':
         return command('read the memory of this chat', async () =>

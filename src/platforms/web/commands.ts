@@ -1,6 +1,7 @@
 import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
+import type { MemoryCommands } from '../../core/memory/memory-commands.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
@@ -10,12 +11,13 @@ import { WORDING } from '../shared/wording.js';
 
 /** What `/help` says. */
 export const HELP =
-  'Commands: /reset forgets this chat, /memory shows what is remembered, /usage shows what was spent, ' +
+  'Commands: /reset forgets this chat, /memory shows what is remembered, /memory notes lists the notes ' +
+  '(/memory remember <text>, /memory forget <n>, /memory forget-me), /usage shows what was spent, ' +
   '/tools lists the tools in force, /settings shows or changes the settings (admins). ' +
   '“New chat” starts another conversation.';
 
 /** The confirmation of `/reset`. */
-export const RESET_DONE = 'Memory of this chat cleared.';
+export const RESET_DONE = 'Memory of this chat cleared: its summary, turns, archive and notes.';
 
 /** A command's reply; `cleared` when the conversation was forgotten. */
 export interface CommandReply {
@@ -29,9 +31,11 @@ export interface CommandContext {
   asker: Asker;
   key: string;
   logger: Logger;
+  /** `/memory notes|remember|forget|forget-me`; those commands are not offered without it. */
+  memoryCommands?: MemoryCommands | undefined;
 }
 
-/** Runs `/reset`, `/memory`, `/usage`, `/tools`, `/settings …` or `/help`; undefined when `text` is a question, not a command. */
+/** Runs `/reset`, `/memory [notes|remember|forget|forget-me]`, `/usage`, `/tools`, `/settings …` or `/help`; undefined when `text` is a question, not a command. */
 export async function runCommand(text: string, ctx: CommandContext): Promise<CommandReply | undefined> {
   const { assistant, key } = ctx;
   const attempt = async (run: () => Promise<CommandReply>): Promise<CommandReply> => {
@@ -48,6 +52,11 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
     return attempt(async () => ({
       reply: formatSettingsOutcome(await assistant.settings(ctx.asker, key, change)),
     }));
+  }
+  const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text.trim())?.[1];
+  if (memoryArgs !== undefined && ctx.memoryCommands) {
+    const run = ctx.memoryCommands.run(ctx.asker, key, memoryArgs);
+    if (run) return attempt(async () => ({ reply: await run }));
   }
   switch (text.trim().toLowerCase()) {
     case '/help':

@@ -1,0 +1,129 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Assistant } from '../../../src/core/assistant.js';
+import type { Asker } from '../../../src/core/governance/asker.js';
+import { createLogger } from '../../../src/core/logger.js';
+import { createMemoryCommands } from '../../../src/core/memory/memory-commands.js';
+import { startRetention } from '../../../src/core/memory/retention.js';
+import type { Store } from '../../../src/core/ports/store.js';
+import { createConsoleChat } from '../../../src/platforms/console/console-chat.js';
+import { runCommand } from '../../../src/platforms/web/commands.js';
+import { openSqliteStore } from '../../../src/store/sqlite-store.js';
+
+const asker = (principal: string, admin = false): Asker => ({
+  platform: 'web',
+  userId: principal,
+  principal,
+  dm: false,
+  platformAdmin: admin,
+});
+const ANA = asker('web:ana');
+const BO = asker('web:bo');
+const ADMIN = asker('web:admin', true);
+
+describe('memory commands', () => {
+  let store: Store;
+  beforeEach(() => {
+    store = openSqliteStore(':memory:');
+  });
+  afterEach(() => store.close());
+
+  it('lists, adds and forgets notes; a person forgets their own, admins any of the channel’s', async () => {
+    const m = createMemoryCommands({ store });
+    expect(await m.run(ANA, 'k', 'notes')).toMatch(/No notes/);
+    expect(await m.run(ANA, 'k', 'remember deploys happen on Tuesdays')).toBe('Noted for this channel.');
+    expect(await m.run(ANA, 'k', 'remember me: prefers metric units')).toMatch(/Noted about you/);
+    const list = await m.run(ANA, 'k', 'notes');
+    expect(list).toMatch(/1\. deploys happen on Tuesdays/);
+    expect(list).toMatch(/2\. \(about you\) prefers metric units/);
+    // Bo sees the channel's note, not Ana's own, and cannot remove Ana's channel note.
+    expect(await m.run(BO, 'k', 'notes')).not.toContain('metric');
+    expect(await m.run(BO, 'k', 'forget 1')).toMatch(/Only its author or an admin/);
+    expect(await m.run(BO, 'k', 'forget 9')).toMatch(/There is no note 9/);
+    expect(await m.run(BO, 'k', 'forget x')).toMatch(/Usage/);
+    // Ana's own note follows her to another channel.
+    expect(await m.run(ANA, 'elsewhere', 'notes')).toMatch(/1\. \(about you\) prefers metric units/);
+    expect(await m.run(ANA, 'elsewhere', 'forget 1')).toBe('Forgotten: prefers metric units');
+    expect(await m.run(ADMIN, 'k', 'forget 1')).toBe('Forgotten: deploys happen on Tuesdays');
+    expect(await store.notesFor('k', ANA.principal)).toEqual([]);
+    expect(m.run(ANA, 'k', 'whatever')).toBeUndefined();
+  });
+
+  it('forget-me removes one’s turns here or everywhere; only admins may name someone else', async () => {
+    const m = createMemoryCommands({ store });
+    await store.appendTurn('k', {
+      author: 'Ana',
+      question: 'my address is 1 Elm St',
+      answer: 'ok',
+      tokens: 1,
+      principal: ANA.principal,
+    });
+    await store.appendTurn('k2', {
+      author: 'Ana',
+      question: 'my address is 1 Elm St',
+      answer: 'ok',
+      tokens: 1,
+      principal: ANA.principal,
+    });
+    expect(await m.run(BO, 'k', `forget-me ${ANA.principal}`)).toMatch(/Only admins/);
+    expect(await m.run(ANA, 'k', 'forget-me')).toMatch(/in this channel: 1 turns/);
+    expect(await store.searchArchive({ key: 'k', query: 'address', limit: 5 })).toEqual([]);
+    expect(await store.searchArchive({ key: 'k2', query: 'address', limit: 5 })).toHaveLength(1);
+    expect(await m.run(ADMIN, 'k', `forget-me --everywhere ${ANA.principal}`)).toMatch(
+      /in every channel: 1 turns/,
+    );
+    expect(await store.searchArchive({ key: 'k2', query: 'address', limit: 5 })).toEqual([]);
+  });
+
+  it('runs through the web chat and the terminal chat', async () => {
+    const m = createMemoryCommands({ store });
+    const logger = createLogger({ level: 'silent', secrets: [] });
+    const assistant = {} as Assistant;
+    const web = await runCommand('/memory remember standup is at 9', {
+      assistant,
+      asker: ANA,
+      key: 'web:1',
+      logger,
+      memoryCommands: m,
+    });
+    expect(web?.reply).toBe('Noted for this channel.');
+    expect(
+      (await runCommand('/memory notes', { assistant, asker: ANA, key: 'web:1', logger, memoryCommands: m }))
+        ?.reply,
+    ).toMatch(/1\. standup is at 9/);
+
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (chunk) => {
+      text += String(chunk);
+    });
+    const chat = createConsoleChat({
+      assistant,
+      input,
+      output,
+      tty: false,
+      author: 'me',
+      logger,
+      key: 'web:1',
+      memoryCommands: m,
+    });
+    await chat.start();
+    input.end('/memory notes\n/memory forget 1\n/memory notes\n');
+    await chat.finished;
+    expect(text).toMatch(/1\. standup is at 9/);
+    expect(text).toContain('Forgotten: standup is at 9');
+    expect(text).toMatch(/No notes are kept here/);
+  });
+
+  it('retention drops archived turns past MEMORY_RETENTION_DAYS, and does nothing when off', async () => {
+    await store.appendTurn('k', { author: 'a', question: 'old words', answer: 'x', tokens: 1 });
+    const off = startRetention({ archive: store, days: 0 });
+    off();
+    expect(await store.archivedTurns('k', 0, 10)).toHaveLength(1);
+    const stop = startRetention({ archive: store, days: 30, now: () => Date.now() + 31 * 86_400_000 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    stop();
+    expect(await store.archivedTurns('k', 0, 10)).toEqual([]);
+  });
+});
