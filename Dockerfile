@@ -16,12 +16,18 @@ COPY workspace ./workspace
 # Compiled once here (esbuild, about a second); at start the bot finds dist/ up to date.
 RUN node scripts/build.mjs
 
+# PORT: Slack's HTTP mode and the web chat, bound to WEB_HOST: every interface, so a published port reaches it
+# (start-up refuses a web chat there without WEB_CHAT_TOKEN or sign-in). HEALTH_PORT: /healthz, /readyz and
+# /metrics for the operator, open even when no platform takes requests (Discord, Slack Socket Mode); publish
+# it to no one.
 ENV PORT=3000 \
+    HEALTH_PORT=8080 \
+    WEB_HOST=0.0.0.0 \
     DATABASE_URL=sqlite:/app/data/thinkthread.db
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME /app/data
 USER node
-EXPOSE 3000
+EXPOSE 3000 8080
 
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.HEALTH_PORT||process.env.PORT)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
