@@ -113,7 +113,7 @@ function parseStep(text: string, toolNames: readonly string[]): ReactStep {
     return invalid(findThought(body, labels, body.length, thinking), reason);
   }
   const thought = findThought(body, labels.slice(0, -1), decisive.start, thinking);
-  if (decisive.kind === 'final') return finalStep(body, decisive, thought);
+  if (decisive.kind === 'final') return finalStep(body, decisive, thought, toolNames);
 
   // The Action and its Action Input (after it, or just before it); a bounded number of pulls keeps this linear.
   let terminator = pull();
@@ -152,6 +152,6 @@ function parseStep(text: string, toolNames: readonly string[]): ReactStep {
   const step = action.tool ? toolStep(action.tool, input, thought, toolNames) : undefined;
   if (step) return step;
   // No usable Action, but a Final Answer follows it.
-  if (terminator?.kind === 'final') return finalStep(body, terminator, thought);
+  if (terminator?.kind === 'final') return finalStep(body, terminator, thought, toolNames);
   return invalid(thought, action.tool ? 'Final Answer is empty' : 'Action has no tool name');
 }

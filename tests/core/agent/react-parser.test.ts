@@ -523,9 +523,9 @@ const orderCases: Case[] = [
     call('calculator', { expression: '1' }, 'a'),
   ],
   [
-    'Final Answer before an Action: the answer wins',
+    'Final Answer before an Action: the answer wins, and ends where the Action naming a tool begins',
     'Thought: a\nFinal Answer: done\nAction: calculator',
-    answer('done\nAction: calculator', 'a'),
+    answer('done', 'a'),
   ],
   [
     'a stray `Input:` line in a Thought does not block the Final Answer',

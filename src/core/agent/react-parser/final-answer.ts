@@ -6,27 +6,49 @@ import { isBlank } from './literal.js';
 import { fenceAt, proseText } from './section.js';
 import { invalid, type ReactStep } from './step.js';
 import { maskThinking } from './thinking.js';
+import { matchTool } from './tool-name.js';
 
-/** A line that starts a turn the model made up after its answer: a new Question, Thought or Human turn. */
+/** A line that starts a turn the model made up after its answer: a new Question, Thought, Human turn or Observation. */
 const MADE_UP_TURN_RE =
-  /^[ \t]{0,8}(?:\*\*)?(?:Question|Thought|Human)(?:[ \t]{0,3}\d{1,3})?(?:\*\*)?[ \t]{0,3}[:：]/;
+  /^[ \t]{0,8}(?:\*\*)?(?:Question|Thought|Human|Observation)(?:[ \t]{0,3}\d{1,3})?(?:\*\*)?[ \t]{0,3}[:：]/;
+
+/** An `Action:` line, with the text after its colon in group 1. */
+const ACTION_LINE_RE = /^[ \t]{0,8}(?:\*\*)?Action(?:[ \t]{0,3}\d{1,3})?(?:\*\*)?[ \t]{0,3}[:：](.*)$/;
+
+/**
+ * Whether `line` ends the answer. The rule for a reply with both a Final Answer and an Action: whichever comes
+ * first decides the step; a Final Answer's text ends at a made-up next turn or at an Action line that names one
+ * of the tools (a follow-up call), so an answer that only quotes the format keeps its lines.
+ */
+function endsAnswer(line: string, toolNames: readonly string[]): boolean {
+  if (MADE_UP_TURN_RE.test(line)) return true;
+  const m = ACTION_LINE_RE.exec(line);
+  if (!m) return false;
+  const name = m[1]!.trim().split(/[([{:]/, 1)[0]!;
+  return matchTool(name, toolNames) !== undefined;
+}
 
 /** Where the answer that starts at `from` ends: at a made-up next turn outside code fences, else at the end. */
-function answerEnd(body: string, from: number): number {
+function answerEnd(body: string, from: number, toolNames: readonly string[]): number {
   let fence: string | undefined;
   for (let start = body.indexOf('\n', from) + 1; start > 0; start = body.indexOf('\n', start) + 1) {
     const nl = body.indexOf('\n', start);
-    const line = body.slice(start, Math.min(nl < 0 ? body.length : nl, start + 40));
+    const line = body.slice(start, Math.min(nl < 0 ? body.length : nl, start + 240));
     const opened = fenceAt(line.trimStart());
     if (opened) fence = fence === opened ? undefined : (fence ?? opened);
-    else if (!fence && MADE_UP_TURN_RE.test(line)) return start;
+    else if (!fence && endsAnswer(line, toolNames)) return start;
   }
   return body.length;
 }
 
 /** The step for a Final Answer label: everything after it is the answer, up to a turn the model made up. */
-export function finalStep(body: string, label: Label, thought: string | undefined): ReactStep {
-  const answer = proseText(body, label, answerEnd(body, label.contentStart)).trim();
+export function finalStep(
+  body: string,
+  label: Label,
+  thought: string | undefined,
+  toolNames: readonly string[] = [],
+): ReactStep {
+  const answer = proseText(body, label, answerEnd(body, label.contentStart, toolNames)).trim();
   return answer ? { kind: 'final', thought, answer } : invalid(thought, 'Final Answer is empty');
 }
 
