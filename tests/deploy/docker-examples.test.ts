@@ -8,7 +8,7 @@ import { type FakeDiscord, startFakeDiscord } from '../fakes/discord-server.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { freePort } from '../helpers/free-port.js';
 import { waitForHttp } from '../helpers/wait-for-http.js';
-import { freshSchema, testDatabaseUrl, withSchema } from '../store/postgres-test-db.js';
+import { dropSchema, freshSchema, testDatabaseUrl, withSchema } from '../store/postgres-test-db.js';
 import {
   buildImageFolder,
   inFolder,
@@ -78,6 +78,7 @@ let folder: string;
 let model: FakeOpenAI;
 let discord: FakeDiscord;
 let started: Started | undefined;
+const schemas: string[] = [];
 
 beforeAll(async () => {
   folder = buildImageFolder(spec);
@@ -85,12 +86,16 @@ beforeAll(async () => {
   discord = await startFakeDiscord();
 }, 60_000);
 
-afterEach(() => {
-  if (started && started.child.exitCode === null) started.child.kill('SIGKILL');
+afterEach(async () => {
+  if (started && started.child.exitCode === null) {
+    started.child.kill('SIGKILL');
+    await started.exited;
+  }
   started = undefined;
 });
 
 afterAll(async () => {
+  if (testDatabaseUrl) for (const schema of schemas) await dropSchema(testDatabaseUrl, schema);
   await model?.close();
   await discord?.close();
 });
@@ -113,7 +118,7 @@ async function hostSide(container: Record<string, string>) {
 async function startHealthy(container: Record<string, string>) {
   expect(
     container.HEALTH_PORT?.trim(),
-    'HEALTH_PORT in the container (is a blank line hiding the image default?)',
+    'HEALTH_PORT in the container: a blank `HEALTH_PORT=` in .env (as .env.example has) hides the image default',
   ).toBe(spec.env.HEALTH_PORT);
   const { env, ports } = await hostSide(container);
   started = startAsImage(spec, folder, env);
@@ -218,8 +223,10 @@ describe('docs/deploy.md', () => {
       /^postgres:\/\/thinkthread:thinkthread@postgres:5432\/thinkthread$/,
     );
     // The compose network's `postgres` is not here: this machine's test database stands in (SQLite without one).
+    const schema = freshSchema();
+    schemas.push(schema);
     container.DATABASE_URL = testDatabaseUrl
-      ? withSchema(testDatabaseUrl, freshSchema())
+      ? withSchema(testDatabaseUrl, schema)
       : `sqlite:${spec.workdir}/data/compose.db`;
     expect((bot.ports ?? []).map((p) => Number(p.split(':').at(-1)))).toEqual([Number(container.PORT)]);
     const { env, ports, health } = await startHealthy(container);

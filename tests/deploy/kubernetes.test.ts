@@ -10,7 +10,7 @@ import { CONFIG_KEYS } from '../../src/config.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../fakes/openai-server.js';
 import { freePort } from '../helpers/free-port.js';
 import { waitForHttp } from '../helpers/wait-for-http.js';
-import { freshSchema, testDatabaseUrl, withSchema } from '../store/postgres-test-db.js';
+import { dropSchema, freshSchema, testDatabaseUrl, withSchema } from '../store/postgres-test-db.js';
 import {
   buildImageFolder,
   inFolder,
@@ -171,9 +171,14 @@ describe('deploy/kubernetes', () => {
 describe('a pod of deploy/kubernetes, started as the image starts it', { timeout: 90_000 }, () => {
   let model: FakeOpenAI | undefined;
   let started: Started | undefined;
+  const schema = freshSchema();
 
   afterAll(async () => {
-    if (started && started.child.exitCode === null) started.child.kill('SIGKILL');
+    if (started && started.child.exitCode === null) {
+      started.child.kill('SIGKILL');
+      await started.exited;
+    }
+    if (testDatabaseUrl) await dropSchema(testDatabaseUrl, schema);
     await model?.close();
   });
 
@@ -188,7 +193,7 @@ describe('a pod of deploy/kubernetes, started as the image starts it', { timeout
     delete secretEnv.OPENAI_API_KEY;
     // The cluster's Postgres is not here: this machine's test database stands in (SQLite without one).
     secretEnv.DATABASE_URL = testDatabaseUrl
-      ? withSchema(testDatabaseUrl, freshSchema())
+      ? withSchema(testDatabaseUrl, schema)
       : `sqlite:${image.workdir}/data/pod.db`;
     // Kubernetes: the image's ENV, then envFrom, then env (a Secret's "" stays an empty, so unset, value).
     const podEnv: Record<string, string> = { ...image.env, ...(configMap.data ?? {}) };
