@@ -120,6 +120,13 @@ describe('Procfile and docs/deploy.md', () => {
     for (const script of named) expect(Object.keys(pkg.scripts), script).toContain(script);
   });
 
+  it('the Procfile sets only settings that exist, and its web process takes requests from outside', () => {
+    const named = [...procfile.matchAll(/\b([A-Z][A-Z0-9_]{2,})=/g)].map((m) => m[1]!);
+    for (const name of named) expect(CONFIG_KEYS, name).toContain(name);
+    // The platform's router reaches the dyno from outside, so the web chat must bind every interface.
+    expect(procfile).toMatch(/^web: WEB_HOST=\$\{WEB_HOST:-0\.0\.0\.0\} npm start$/m);
+  });
+
   it('name only settings that exist', () => {
     const named = [...deployDoc.matchAll(/`([A-Z][A-Z0-9_]{2,})(?:=[^`]*)?`/g)].map((m) => m[1]!);
     expect(named).toContain('DATABASE_URL');
