@@ -12,20 +12,44 @@ const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS createdAt';
 // The speaker column counts for half: a name matching is weaker evidence than the words.
 const RANK = 'bm25(archive_fts, 0.5, 1.0, 1.0)';
 
-/**
- * The FTS5 query for `query`: each term (trigram needs three characters) stemmed and quoted as a phrase,
- * joined by OR so that turns matching more of them rank higher. Terms hold only letters, digits and
- * `-_.:/` (recall-query.ts), so nothing in it can be FTS5 syntax; undefined when no term is left.
- */
-export function ftsQuery(query: string): string | undefined {
-  const phrases = [
+/** Documents the rare terms of a query may match together before the commoner ones stop narrowing it. */
+export const NARROW_DOCS = 2000;
+
+/** A term as an FTS5 phrase: quoted, so nothing in it is syntax (terms hold only letters, digits, `-_.:/`). */
+const phrase = (term: string) => `"${term.replaceAll('"', '""')}"`;
+
+/** The stemmed search terms of `query` (trigram needs three characters). */
+export function ftsTerms(query: string): string[] {
+  return [
     ...new Set(
       searchTerms(query)
         .map(substringStem)
         .filter((t) => [...t].length >= 3),
     ),
   ];
-  return phrases.length > 0 ? phrases.map((t) => `"${t.replaceAll('"', '""')}"`).join(' OR ') : undefined;
+}
+
+/**
+ * The FTS5 query for `terms`: each a quoted phrase, joined by OR, so turns matching more of them rank
+ * higher. With `frequency` (how many turns a term may be in), the match is narrowed to turns holding one of
+ * the rarest terms (together in at most NARROW_DOCS turns) while every term still counts for the rank: bm25
+ * over 90% of a channel (words like "date" or "deploy") is what made searches slow, and such a turn rarely
+ * ranks first anyway. Undefined when no term is left.
+ */
+export function ftsQuery(query: string, frequency?: (term: string) => number): string | undefined {
+  const terms = ftsTerms(query);
+  if (terms.length === 0) return undefined;
+  const all = terms.map(phrase).join(' OR ');
+  if (!frequency || terms.length === 1) return all;
+  const ranked = terms.map((t) => ({ t, n: frequency(t) })).sort((a, b) => a.n - b.n);
+  const rare: string[] = [];
+  let docs = 0;
+  for (const { t, n } of ranked) {
+    if (rare.length > 0 && docs + n > NARROW_DOCS) break;
+    rare.push(t);
+    docs += n;
+  }
+  return rare.length === terms.length ? all : `(${rare.map(phrase).join(' OR ')}) AND (${all})`;
 }
 
 /** The archive and notes of the SQLite store. */
@@ -33,6 +57,23 @@ export function sqliteArchive(
   db: Database.Database,
   fail: (what: string, err: unknown) => StorageError,
 ): ArchiveStore & NotesStore {
+  // The index's own vocabulary (trigrams and the turns holding each), for estimating how common a term is.
+  db.exec(
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.archive_vocab USING fts5vocab(main, 'archive_fts', 'row')",
+  );
+  const trigramDocs = db.prepare<[string], { doc: number }>(
+    'SELECT doc FROM temp.archive_vocab WHERE term = ?',
+  );
+  // A term is in at most as many turns as its rarest trigram.
+  const frequency = (term: string): number => {
+    const chars = [...term];
+    let least = Number.POSITIVE_INFINITY;
+    for (let i = 0; i + 3 <= chars.length; i++) {
+      least = Math.min(least, trigramDocs.get(chars.slice(i, i + 3).join(''))?.doc ?? 0);
+      if (least === 0) break;
+    }
+    return least;
+  };
   const search = db.prepare<
     { match: string; key: string; from: number; to: number; speaker: string | null; limit: number },
     ArchivedTurn
@@ -80,9 +121,10 @@ export function sqliteArchive(
 
   return {
     async searchArchive(s) {
-      const match = ftsQuery(s.query);
-      if (!match || s.limit < 1) return [];
+      if (s.limit < 1) return [];
       try {
+        const match = ftsQuery(s.query, frequency);
+        if (!match) return [];
         return search.all({
           match,
           key: s.key,
