@@ -19,6 +19,7 @@ const SCENARIOS = [
   'prompt-cache',
   'scale-out',
   'scale-out-fleet',
+  'recall',
 ] as const;
 
 const args = process.argv.slice(2);

@@ -114,7 +114,9 @@ function facts(random: () => number): Fact[] {
 /** Yields the channel's turns in time order, planted facts spread over it, distractors around each. */
 function* channel(total: number, random: () => number, planted: Fact[]) {
   const at = new Map<number, Fact>();
-  planted.forEach((f, i) => at.set(Math.floor(((i + 0.5) / planted.length) * total), f));
+  planted.forEach((f, i) => {
+    at.set(Math.floor(((i + 0.5) / planted.length) * total), f);
+  });
   const sentence = (len: number) =>
     Array.from({ length: len }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
   for (let i = 0; i < total; i++) {

@@ -9,16 +9,22 @@ const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS "createdAt"'
 // The expression the optional trigram index (migration 7) is built on; a query must spell it the same.
 const BODY = "(question || ' ' || answer)";
 
-/**
- * The `to_tsquery` text for `query`: each term's words (letters and digits only, so nothing in it can be
- * tsquery syntax) as a phrase, the terms joined by `|`; empty when no term is left.
- */
-export function tsQuery(query: string): string {
+/** Share of a table the rare terms of a query may match together before commoner ones stop narrowing it. */
+export const NARROW_SHARE = 0.05;
+/** How long the lexeme statistics (pg_stats, kept by ANALYZE) are reused. */
+const STATS_MS = 5 * 60_000;
+
+/** A query's terms as tsquery pieces: each term's words (letters and digits only, so never syntax) as a phrase. */
+export function tsTerms(query: string): string[] {
   return searchTerms(query)
     .map(termWords)
     .filter((words) => words.length > 0)
-    .map((words) => (words.length === 1 ? words[0]! : `(${words.join(' <-> ')})`))
-    .join(' | ');
+    .map((words) => (words.length === 1 ? words[0]! : `(${words.join(' <-> ')})`));
+}
+
+/** The `to_tsquery` text for `query`: its terms joined by `|`; empty when no term is left. */
+export function tsQuery(query: string): string {
+  return tsTerms(query).join(' | ');
 }
 
 /** ILIKE patterns for the terms that look like ids or code, `%`, `_` and `\` escaped. */
@@ -46,19 +52,68 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
     return trigram;
   };
 
+  // The most common lexemes of the archive and the share of turns holding each (pg_stats, after ANALYZE).
+  let stats: { at: number; freq: Promise<Map<string, number>> } | undefined;
+  const commonLexemes = () => {
+    if (!stats || Date.now() - stats.at > STATS_MS) {
+      const freq = db
+        .query<{ e: string[] | null; f: number[] | null }>(
+          'read the archive statistics',
+          `SELECT most_common_elems::text::text[] AS e, most_common_elem_freqs::float8[] AS f FROM pg_stats
+            WHERE schemaname = current_schema() AND tablename = 'archive' AND attname = 'search'`,
+        )
+        .then(({ rows }) => new Map((rows[0]?.e ?? []).map((e, i) => [e, rows[0]?.f?.[i] ?? 0])))
+        .catch(() => new Map<string, number>());
+      stats = { at: Date.now(), freq };
+    }
+    return stats.freq;
+  };
+
+  /**
+   * The terms a search must match one of: the rarest, together in at most NARROW_SHARE of the turns, so
+   * ts_rank is computed over few rows; every term still counts for the rank. All of them when the
+   * statistics know none as common.
+   */
+  const narrowed = async (terms: string[]): Promise<string[]> => {
+    if (terms.length < 2) return terms;
+    const freq = await commonLexemes();
+    if (freq.size === 0) return terms;
+    const { rows } = await db.query<{ lexemes: string[] }>(
+      'read the query words',
+      "SELECT array(SELECT unnest(tsvector_to_array(to_tsvector('english', t)))) AS lexemes FROM unnest($1::text[]) t",
+      [terms.map((t) => t.replace(/[()<>-]/g, ' '))],
+    );
+    const share = (i: number) => {
+      const lexemes = rows[i]?.lexemes ?? [];
+      // A stop word alone has no lexeme: it would match nothing, so it narrows nothing either.
+      return lexemes.length === 0 ? 1 : Math.min(...lexemes.map((l) => freq.get(l) ?? 0));
+    };
+    const ranked = terms.map((t, i) => ({ t, n: share(i) })).sort((a, b) => a.n - b.n);
+    const rare: string[] = [];
+    let total = 0;
+    for (const { t, n } of ranked) {
+      if (rare.length > 0 && total + n > NARROW_SHARE) break;
+      rare.push(t);
+      total += n;
+    }
+    return rare;
+  };
+
   return {
     async searchArchive(s) {
-      const text = tsQuery(s.query);
+      const terms = tsTerms(s.query);
+      const text = terms.join(' | ');
       const patterns = (await hasTrigram()) ? likePatterns(s.query) : [];
       if ((!text && patterns.length === 0) || s.limit < 1) return [];
+      const narrow = (await narrowed(terms)).join(' | ');
       const { rows } = await db.query<ArchivedTurn>(
         'search the archive',
-        `WITH q AS (SELECT to_tsquery('english', $2) AS q)
+        `WITH q AS (SELECT to_tsquery('english', $2) AS q, to_tsquery('english', $8) AS narrow)
          SELECT ${ARCHIVE_COLUMNS}
            FROM archive, q
           WHERE key = $1 AND created_at >= $3 AND created_at < $4
             AND ($5::text IS NULL OR strpos(lower(author), lower($5)) > 0 OR principal = $5)
-            AND (search @@ q.q OR ${BODY} ILIKE ANY ($6::text[]))
+            AND (search @@ q.narrow OR ${BODY} ILIKE ANY ($6::text[]))
           ORDER BY ts_rank(search, q.q, 1)
                    + 0.1 * (SELECT count(*) FROM unnest($6::text[]) p WHERE ${BODY} ILIKE p) DESC,
                    created_at DESC, id DESC
@@ -71,6 +126,7 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
           s.speaker?.trim() || null,
           patterns,
           s.limit,
+          narrow,
         ],
       );
       return rows;
