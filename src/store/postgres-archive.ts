@@ -106,6 +106,8 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
       const patterns = (await hasTrigram()) ? likePatterns(s.query) : [];
       if ((!text && patterns.length === 0) || s.limit < 1) return [];
       const narrow = (await narrowed(terms)).join(' | ');
+      // One ILIKE per pattern (not ILIKE ANY), so the planner can OR the trigram index scans together.
+      const substring = patterns.map((_, i) => ` OR ${BODY} ILIKE $${i + 9}`).join('');
       const { rows } = await db.query<ArchivedTurn>(
         'search the archive',
         `WITH q AS (SELECT to_tsquery('english', $2) AS q, to_tsquery('english', $8) AS narrow)
@@ -113,7 +115,7 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
            FROM archive, q
           WHERE key = $1 AND created_at >= $3 AND created_at < $4
             AND ($5::text IS NULL OR strpos(lower(author), lower($5)) > 0 OR principal = $5)
-            AND (search @@ q.narrow OR ${BODY} ILIKE ANY ($6::text[]))
+            AND (search @@ q.narrow${substring})
           ORDER BY ts_rank(search, q.q, 1)
                    + 0.1 * (SELECT count(*) FROM unnest($6::text[]) p WHERE ${BODY} ILIKE p) DESC,
                    created_at DESC, id DESC
@@ -127,6 +129,7 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
           patterns,
           s.limit,
           narrow,
+          ...patterns,
         ],
       );
       return rows;
