@@ -106,16 +106,19 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
       const patterns = (await hasTrigram()) ? likePatterns(s.query) : [];
       if ((!text && patterns.length === 0) || s.limit < 1) return [];
       const narrow = (await narrowed(terms)).join(' | ');
-      // One ILIKE per pattern (not ILIKE ANY), so the planner can OR the trigram index scans together.
-      const substring = patterns.map((_, i) => ` OR ${BODY} ILIKE $${i + 9}`).join('');
+      // Candidates from each index apart, then ranked: an OR in one WHERE makes the planner scan the table.
+      const substring = patterns
+        .map((_, i) => ` UNION SELECT id FROM archive WHERE ${BODY} ILIKE $${i + 9}`)
+        .join('');
       const { rows } = await db.query<ArchivedTurn>(
         'search the archive',
-        `WITH q AS (SELECT to_tsquery('english', $2) AS q, to_tsquery('english', $8) AS narrow)
+        `WITH q AS (SELECT to_tsquery('english', $2) AS q),
+              candidates AS (
+                SELECT id FROM archive WHERE search @@ to_tsquery('english', $8)${substring})
          SELECT ${ARCHIVE_COLUMNS}
-           FROM archive, q
+           FROM archive JOIN candidates USING (id), q
           WHERE key = $1 AND created_at >= $3 AND created_at < $4
             AND ($5::text IS NULL OR strpos(lower(author), lower($5)) > 0 OR principal = $5)
-            AND (search @@ q.narrow${substring})
           ORDER BY ts_rank(search, q.q, 1)
                    + 0.1 * (SELECT count(*) FROM unnest($6::text[]) p WHERE ${BODY} ILIKE p) DESC,
                    created_at DESC, id DESC
