@@ -106,7 +106,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       case '/reset':
         return command('reset the memory of this chat', async () => {
           await assistant.reset(key);
-          return 'Memory of this chat cleared: its summary, turns, archive and notes.';
+          return 'Memory of this chat (summary, turns, archive and notes) cleared.';
         });
       case '/memory':
         return command('read the memory of this chat', async () =>

@@ -17,7 +17,7 @@ export const HELP =
   '“New chat” starts another conversation.';
 
 /** The confirmation of `/reset`. */
-export const RESET_DONE = 'Memory of this chat cleared: its summary, turns, archive and notes.';
+export const RESET_DONE = 'Memory of this chat (summary, turns, archive and notes) cleared.';
 
 /** A command's reply; `cleared` when the conversation was forgotten. */
 export interface CommandReply {
