@@ -2,6 +2,7 @@ import { type Config, SECRET_KEYS } from './config.js';
 import type { CoreOptions } from './core/create-core.js';
 import { ConfigError } from './core/errors.js';
 import { createRedactor } from './core/logger.js';
+import type { RecallSettings } from './core/memory/types.js';
 import type { ToolSettings } from './core/tools/registry.js';
 
 /**
@@ -152,4 +153,13 @@ export function toolSettingsFrom(config: Config): ToolSettings {
 /** Whether requests go to OpenAI's own API (no base URL, or api.openai.com), which accepts `prompt_cache_key`. */
 function servesOpenAI(baseURL: string | undefined): boolean {
   return baseURL === undefined || new URL(baseURL).hostname === 'api.openai.com';
+}
+
+/** The archive's and notes' budgets: the caller pairs them with the store that keeps both. */
+export function recallSettingsFrom(config: Config): RecallSettings {
+  return {
+    RECALL_MAX_TOKENS: config.RECALL_MAX_TOKENS,
+    NOTES_MAX_TOKENS: config.NOTES_MAX_TOKENS,
+    MEMORY_RETENTION_DAYS: config.MEMORY_RETENTION_DAYS,
+  };
 }

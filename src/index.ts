@@ -6,7 +6,7 @@ import { ConfigError, ThinkthreadError } from './core/errors.js';
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import type { ConversationStore } from './core/ports/conversation-store.js';
 import { createRunQueue } from './core/runs/run-queue.js';
-import { coreOptionsFrom, fallbackKeys } from './core-options.js';
+import { coreOptionsFrom, fallbackKeys, recallSettingsFrom } from './core-options.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
       usage: store,
       settings: store,
       feedback: store,
+      recall: { store, settings: recallSettingsFrom(config) },
       observer: metrics?.observer,
       logger,
     });

@@ -88,6 +88,11 @@ export interface Assistant {
   health(): string | undefined;
   /** The conversation so far as remembered: the summary of older turns and the turns kept verbatim. */
   history(key: string): Promise<ConversationContext>;
+  /**
+   * `/memory notes|remember|forget|forget-me …` (see memory-commands.ts): the reply, or undefined when
+   * `args` names none of them or the store keeps no notes.
+   */
+  memoryCommand(asker: Asker, key: string, args: string): Promise<string> | undefined;
   /** Stops taking work and waits for runs and memory compression in flight. */
   close(): Promise<void>;
 }

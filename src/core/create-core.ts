@@ -10,11 +10,16 @@ import { fallbackNotice, listenForAnswers, reportingAnswers } from './llm/model-
 import type { OpenAIChatModelOptions } from './llm/openai-chat-model.js';
 import type { Logger } from './logger.js';
 import { createChannelMemory } from './memory/channel-memory.js';
+import { createMemoryCommands } from './memory/memory-commands.js';
+import { createNotesPrompt } from './memory/notes-prompt.js';
+import { startRetention } from './memory/retention.js';
 import { createSummarizer } from './memory/summarizer.js';
-import type { MemoryBudget } from './memory/types.js';
+import type { MemoryBudget, RecallSettings } from './memory/types.js';
+import type { ArchiveStore } from './ports/archive-store.js';
 import type { ChannelSettingsStore } from './ports/channel-settings-store.js';
 import type { ConversationStore } from './ports/conversation-store.js';
 import type { FeedbackStore } from './ports/feedback-store.js';
+import type { NotesStore } from './ports/notes-store.js';
 import type { RunObserver } from './ports/run-observer.js';
 import type { RunQueue } from './ports/run-queue.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
@@ -23,7 +28,9 @@ import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
 import { createRunQueue, type RunQueueLimits } from './runs/run-queue.js';
 import { createSettingsService } from './settings/settings-service.js';
+import { createRecallTool } from './tools/recall.js';
 import { createTools, type ToolSettings } from './tools/registry.js';
+import { createRememberTool } from './tools/remember.js';
 
 /** The platform-neutral core: everything an adapter needs. */
 export interface Core {
@@ -52,6 +59,11 @@ export interface CoreOptions {
   /** Tools beyond the built-in ones, e.g. from MCP servers; they may come and go while the bot runs. */
   toolSources?: readonly ToolSource[] | undefined;
   memory: MemoryBudget;
+  /**
+   * The channel's archive of past turns and its notes (the `recall` and `remember` tools, `/memory notes`),
+   * usually the same database as `store`; without it neither tool exists.
+   */
+  recall?: { store: ArchiveStore & NotesStore; settings: RecallSettings } | undefined;
   /** Budgets of thread context and attachments, and whether the model sees images; defaults when unset. */
   input?: InputSettings | undefined;
   runs: RunQueueLimits;
@@ -80,7 +92,18 @@ export interface CoreOptions {
 export async function createCore(options: CoreOptions): Promise<Core> {
   const { store, logger } = options;
   const prompts = loadPrompts(options.promptsDir);
-  const tools = combineTools([fixedTools(createTools(options.tools)), ...(options.toolSources ?? [])]);
+  const recall = options.recall;
+  // The memory tools are built-ins: /tools lists them with the others, /settings tools can leave them out.
+  const memoryTools = recall
+    ? [
+        createRecallTool({ archive: recall.store, maxTokens: recall.settings.RECALL_MAX_TOKENS }),
+        createRememberTool({ notes: recall.store }),
+      ]
+    : [];
+  const tools = combineTools([
+    fixedTools([...createTools(options.tools), ...memoryTools]),
+    ...(options.toolSources ?? []),
+  ]);
   const summaryModel = options.summaryModel ?? options.model.model;
   const models = createModelChains(options.model, summaryModel, options.fallback, {
     observer: options.observer,
@@ -96,6 +119,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger,
     redact: options.redact,
     vision: options.input?.LLM_VISION,
+    notes: recall
+      ? createNotesPrompt({ notes: recall.store, maxTokens: recall.settings.NOTES_MAX_TOKENS })
+      : undefined,
   });
   const agent = fallback ? noticingFallbacks(bare, logger) : bare;
   // Which model wrote each summary, by the usage object the summariser hands on (fallbacks have their own).
@@ -151,6 +177,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     feedback: options.feedback,
     input: options.input,
     startingModel: fallback ? models.startingModel : undefined,
+    memoryCommands: recall
+      ? createMemoryCommands({ store: recall.store, isAdmin: (asker) => governor.isAdmin(asker) })
+      : undefined,
+    onClose: recall
+      ? startRetention({ archive: recall.store, days: recall.settings.MEMORY_RETENTION_DAYS, logger })
+      : undefined,
   });
   return {
     assistant,

@@ -5,7 +5,7 @@ import type { Config } from '../../src/config.js';
 import { type Core, createCore } from '../../src/core/create-core.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { Store } from '../../src/core/ports/store.js';
-import { coreOptionsFrom } from '../../src/core-options.js';
+import { coreOptionsFrom, recallSettingsFrom } from '../../src/core-options.js';
 import type { Backoff } from '../../src/mcp/mcp-server.js';
 import type { McpToolSource } from '../../src/mcp/mcp-tool-source.js';
 import { loadMcp, startMcp } from '../../src/mcp/start-mcp.js';
@@ -76,6 +76,7 @@ export async function startTestCore(
       usage: store,
       settings: store,
       feedback: store,
+      recall: { store, settings: recallSettingsFrom(config) },
       logger,
     }).catch(async (err: unknown) => {
       await real.close();

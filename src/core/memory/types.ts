@@ -25,6 +25,16 @@ export interface MemoryBudget {
   MEMORY_SUMMARY_MAX_TOKENS: number;
 }
 
+/** The archive's and notes' budgets, named as in the configuration. */
+export interface RecallSettings {
+  /** Most tokens the recall tool returns. */
+  RECALL_MAX_TOKENS: number;
+  /** Most tokens of notes in the prompt. */
+  NOTES_MAX_TOKENS: number;
+  /** Archived turns older than this many days are dropped daily; 0 keeps them. */
+  MEMORY_RETENTION_DAYS: number;
+}
+
 /** Each channel's memory, by conversation key: what the agent sees, what it remembers, and how it forgets. */
 export interface ChannelMemory {
   /** The summary and the recent turns, bounded however long the channel has talked. */

@@ -7,6 +7,7 @@ import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
 import { type InputParts, prepareInput, rememberedQuestion } from '../input/prepare-input.js';
 import { DEFAULT_INPUT_SETTINGS, type InputSettings } from '../input/types.js';
 import type { Logger } from '../logger.js';
+import type { MemoryCommands } from '../memory/memory-commands.js';
 import type { ChannelMemory } from '../memory/types.js';
 import type { FeedbackStore } from '../ports/feedback-store.js';
 import type { RunObservation, RunObserver } from '../ports/run-observer.js';
@@ -54,6 +55,10 @@ export interface AssistantDeps {
   now?: () => number;
   /** Budgets of thread context and attachments, and whether the model sees images. */
   input?: InputSettings | undefined;
+  /** `/memory notes|remember|forget|forget-me`; unavailable when unset. */
+  memoryCommands?: MemoryCommands | undefined;
+  /** Called once at close (the archive's retention timer). */
+  onClose?: (() => void) | undefined;
   /**
    * The model a run asking for `model` starts on (a fallback's while the primary is kept out, LLM_FALLBACK):
    * what its usage record names. `model` itself when unset.
@@ -140,6 +145,8 @@ export function createAssistant(deps: AssistantDeps): Assistant {
           signal,
           profile,
           cacheKey: promptCacheKey(key),
+          key,
+          principal: request.asker?.principal,
         },
         onEvent,
       );
@@ -164,6 +171,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         author,
         question: rememberedQuestion(text, prepared),
         answer: rememberedAnswer(result.text, result.truncated),
+        principal: request.asker?.principal,
       });
       if (writeFailure) logger?.info({ key }, 'memory writes work again');
       writeFailure = undefined;
@@ -327,8 +335,10 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     health: () => writeFailure,
     inFlight: () => queue.size(),
     history: (key) => memory.context(key),
+    memoryCommand: (asker, key, args) => deps.memoryCommands?.run(asker, key, args),
     async close() {
       closing = true;
+      deps.onClose?.();
       await queue.idle();
       await memory.idle();
     },

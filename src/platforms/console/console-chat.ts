@@ -4,7 +4,6 @@ import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import { consolePrincipal } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
-import type { MemoryCommands } from '../../core/memory/memory-commands.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
@@ -28,8 +27,6 @@ export interface ConsoleChatOptions {
   logger: Logger;
   /** Conversation key; defaults to {@link CONSOLE_KEY}. */
   key?: string;
-  /** `/memory notes|remember|forget|forget-me`; those commands are not offered without it. */
-  memoryCommands?: MemoryCommands | undefined;
 }
 
 /** The terminal chat; `finished` resolves when input ends and the last answer is out. */
@@ -93,8 +90,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       );
     }
     const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text)?.[1];
-    const memoryRun =
-      memoryArgs !== undefined ? options.memoryCommands?.run(asker, key, memoryArgs) : undefined;
+    const memoryRun = memoryArgs !== undefined ? assistant.memoryCommand(asker, key, memoryArgs) : undefined;
     if (memoryRun) return command('read or change the notes', () => memoryRun);
     switch (text.toLowerCase()) {
       case '/quit':

@@ -1,7 +1,6 @@
 import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
-import type { MemoryCommands } from '../../core/memory/memory-commands.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
@@ -31,8 +30,6 @@ export interface CommandContext {
   asker: Asker;
   key: string;
   logger: Logger;
-  /** `/memory notes|remember|forget|forget-me`; those commands are not offered without it. */
-  memoryCommands?: MemoryCommands | undefined;
 }
 
 /** Runs `/reset`, `/memory [notes|remember|forget|forget-me]`, `/usage`, `/tools`, `/settings …` or `/help`; undefined when `text` is a question, not a command. */
@@ -54,8 +51,8 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
     }));
   }
   const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text.trim())?.[1];
-  if (memoryArgs !== undefined && ctx.memoryCommands) {
-    const run = ctx.memoryCommands.run(ctx.asker, key, memoryArgs);
+  if (memoryArgs !== undefined) {
+    const run = assistant.memoryCommand(ctx.asker, key, memoryArgs);
     if (run) return attempt(async () => ({ reply: await run }));
   }
   switch (text.trim().toLowerCase()) {

@@ -43,6 +43,7 @@ function scripted(events: AgentEvent[], outcome: unknown, onAsk?: (signal?: Abor
       return outcome as never;
     },
     access: async () => ({ allowed: true }),
+    memoryCommand: () => undefined,
     usage: async () => {
       throw new Error('not used');
     },

@@ -136,6 +136,7 @@ describe('slack adapter: HTTP endpoint, names, shutdown', () => {
       settings: vi.fn(),
       settingsIn: vi.fn(),
       close: vi.fn(),
+      memoryCommand: vi.fn(),
     };
     const logger = createLogger({ level: 'silent', secrets: [] });
     const http = createHttpServer({ logger, readiness: () => [] });
