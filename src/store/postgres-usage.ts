@@ -155,7 +155,7 @@ export function postgresUsage(db: PostgresDb): UsageStore {
       await db.transaction('complete a usage record', async (sql) => {
         const updated = await sql(
           `UPDATE usage SET outcome = $1, model_calls = $2, prompt_tokens = $3, completion_tokens = $4,
-             cached_tokens = $5, tools = $6::jsonb, duration_ms = $7
+             cached_tokens = $5, tools = $6::jsonb, duration_ms = $7, model = COALESCE($9, model)
            WHERE id = $8 AND outcome = 'pending'`,
           [
             spent.outcome,
@@ -166,6 +166,7 @@ export function postgresUsage(db: PostgresDb): UsageStore {
             spent.tools,
             spent.duration_ms,
             id,
+            result.answeredBy ?? null,
           ],
         );
         if (updated.rowCount === 1) return;

@@ -94,10 +94,10 @@ export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
      VALUES (@at, @platform, @key, @user_id, @origin, @model, @protocol, @outcome, @model_calls, @prompt_tokens,
        @completion_tokens, @cached_tokens, @tools, @duration_ms)`,
   );
-  const finish = db.prepare<[SpentColumns & { id: number }]>(
+  const finish = db.prepare<[SpentColumns & { id: number; answered_by: string | null }]>(
     `UPDATE usage SET outcome = @outcome, model_calls = @model_calls, prompt_tokens = @prompt_tokens,
        completion_tokens = @completion_tokens, cached_tokens = @cached_tokens, tools = @tools,
-       duration_ms = @duration_ms
+       duration_ms = @duration_ms, model = COALESCE(@answered_by, model)
      WHERE id = @id AND outcome = 'pending'`,
   );
   const selectOutcome = db.prepare<[number], { outcome: UsageOutcome }>(
@@ -155,7 +155,7 @@ export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
     },
     async complete(id, result) {
       try {
-        if (finish.run({ id, ...spentOf(result) }).changes === 1) return;
+        if (finish.run({ id, ...spentOf(result), answered_by: result.answeredBy ?? null }).changes === 1) return;
         const found = selectOutcome.get(id)?.outcome;
         throw new StorageError(
           found ? `The usage record ${id} is ${found}, not pending` : `There is no usage record ${id}`,

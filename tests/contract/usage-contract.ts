@@ -322,6 +322,14 @@ export function usageContract(name: string, open: () => Promise<StoreFixture>): 
         expect((await store.records({ since: T, until: T + 1 }))[0]?.outcome).toBe('answered');
       });
 
+      it('names the model that answered when a fallback did, keeping the started one otherwise', async () => {
+        const [a, b] = await admitMany(2, T);
+        await store.complete((a as { id: number }).id, { ...result(), answeredBy: 'qwen2.5' });
+        await store.complete((b as { id: number }).id, result());
+        const models = (await store.records({ since: T, until: T + 2 * MINUTE })).map((r) => r.model);
+        expect(models).toEqual(['qwen2.5', 'gpt-4o-mini']);
+      });
+
       it('refuses to complete an unknown id or a limited record', async () => {
         await expect(store.complete(987_654, result())).rejects.toBeInstanceOf(StorageError);
         await admitMany(1, T);

@@ -8,9 +8,21 @@ export type ModelAnswerListener = (answer: AnsweredBy) => void;
 // layer in between passing a callback along.
 const listeners = new AsyncLocalStorage<ModelAnswerListener>();
 
-/** Runs `fn` with `listener` told who answered each model request it makes (see {@link reportingAnswers}). */
+/**
+ * Runs `fn` with `listener` told who answered each model request it makes (see {@link reportingAnswers});
+ * listeners of enclosing scopes are told too.
+ */
 export function listenForAnswers<T>(listener: ModelAnswerListener, fn: () => T): T {
-  return listeners.run(listener, fn);
+  const outer = listeners.getStore();
+  return listeners.run(
+    outer
+      ? (answer) => {
+          outer(answer);
+          listener(answer);
+        }
+      : listener,
+    fn,
+  );
 }
 
 /** `model`, telling the listener of the current scope (if any) who answered each request, when it says. */

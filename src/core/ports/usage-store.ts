@@ -39,6 +39,8 @@ export interface UsageResult {
   /** Tool calls by tool name. */
   tools: Record<string, number>;
   durationMs: number;
+  /** The model that answered, when it is not the one the record was started with (a fallback, LLM_FALLBACK). */
+  answeredBy?: string | undefined;
 }
 
 /** What a record that spent nothing stores (a refused or limited ask, a question not yet answered). */

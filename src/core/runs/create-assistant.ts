@@ -6,6 +6,7 @@ import { ContextUnavailableError, StorageError } from '../errors.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
 import { type InputParts, prepareInput, rememberedQuestion } from '../input/prepare-input.js';
 import { DEFAULT_INPUT_SETTINGS, type InputSettings } from '../input/types.js';
+import { listenForAnswers } from '../llm/model-answers.js';
 import type { Logger } from '../logger.js';
 import type { MemoryCommands } from '../memory/memory-commands.js';
 import type { ChannelMemory } from '../memory/types.js';
@@ -227,11 +228,18 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     }
     const meter = createRunMeter(onEvent);
     let result: RunResult | undefined;
+    // The model that gave the last answer, when a fallback chain says (LLM_FALLBACK): what the record names.
+    let answeredBy: string | undefined;
     try {
-      result = await answer(request, meter.onEvent, profile, placeLost);
+      result = await listenForAnswers(
+        (answer) => {
+          answeredBy = answer.model;
+        },
+        () => answer(request, meter.onEvent, profile, placeLost),
+      );
       return result;
     } finally {
-      const spent = meter.result(result, Date.now() - admit.at);
+      const spent = { ...meter.result(result, Date.now() - admit.at), answeredBy };
       observe(asker.platform, spent.outcome as RunObservation['outcome'], spent);
       governor
         .complete(admit.id, spent)
