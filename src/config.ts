@@ -22,14 +22,18 @@ const bool = (fallback: boolean) =>
     .default(fallback ? 'true' : 'false')
     .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
+/** The non-empty, trimmed entries of a `sep`-separated setting. */
+const entriesOf = (text: string, sep = ',') =>
+  text
+    .split(sep)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
 const idList = z
   .string()
   .default('')
   .transform((text, ctx) => {
-    const ids = text
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean);
+    const ids = entriesOf(text);
     for (const id of ids) {
       if (!/^[A-Za-z0-9_-]+$/.test(id)) {
         ctx.addIssue({ code: 'custom', message: `"${id}" is not a platform ID; use comma-separated IDs` });
@@ -42,10 +46,7 @@ const principalList = z
   .string()
   .default('')
   .transform((text, ctx) => {
-    const entries = text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean);
+    const entries = entriesOf(text);
     for (const entry of entries) {
       if (entry.startsWith('addr:')) {
         if (!isAddressOrNetwork(entry.slice('addr:'.length))) {
@@ -95,10 +96,7 @@ const suggestedPrompts = z
   .string()
   .default('')
   .transform((text, ctx) => {
-    const entries = text
-      .split(';')
-      .map((entry) => entry.trim())
-      .filter(Boolean);
+    const entries = entriesOf(text, ';');
     if (entries.length > 4) {
       ctx.addIssue({ code: 'custom', message: `at most 4 prompts (got ${entries.length})` });
       return z.NEVER;
@@ -121,10 +119,7 @@ const fallbackList = z
   .string()
   .default('')
   .transform((text, ctx) => {
-    const entries = text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean);
+    const entries = entriesOf(text);
     const endpoints: { model: string; baseURL: string }[] = [];
     for (const entry of entries) {
       const at = entry.indexOf('@');
@@ -146,12 +141,7 @@ const globList = (fallback: string) =>
   z
     .string()
     .default(fallback)
-    .transform((text) =>
-      text
-        .split(',')
-        .map((glob) => glob.trim())
-        .filter(Boolean),
-    );
+    .transform((text) => entriesOf(text));
 
 /** Every environment variable thinkthread reads, with its default. `.env.example` mirrors this. */
 const schema = z.object({
