@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../../fakes/openai-server.js';
-import { type FallbackCore, notices, PRIMARY_MODEL, startFallbackCore } from './fallback-harness.js';
+import { type FallbackCore, notices, startFallbackCore } from './fallback-harness.js';
 
 let bot: FallbackCore | undefined;
 afterEach(async () => {
