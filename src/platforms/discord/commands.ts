@@ -10,6 +10,7 @@ import {
   SETTING_NAMES,
   STEPS_PLACEMENTS,
 } from '../../core/settings/channel-settings.js';
+import { MAX_NOTE_CHARS } from '../../core/tools/remember.js';
 
 /** Longest question `/ask` takes; Discord caps string options at 6,000. */
 const QUESTION_MAX = 4000;
@@ -105,6 +106,52 @@ const SETTINGS = new SlashCommandBuilder()
   )
   .toJSON();
 
+/** The options of `/memory`; with none it shows what the bot remembers of the channel, as it always has. */
+export const MEMORY_OPTIONS = {
+  action: 'action',
+  text: 'text',
+  number: 'number',
+  everywhere: 'everywhere',
+  person: 'person',
+} as const;
+
+/** What `/memory action:` can do besides the plain report. */
+export const MEMORY_ACTIONS = ['notes', 'remember', 'forget', 'forget-me'] as const;
+
+/**
+ * `/memory [action] [text] [number] [everywhere] [person]`: options, not subcommands, because a command
+ * with subcommands cannot be run bare, and plain `/memory` keeps showing the channel's memory.
+ */
+const MEMORY = new SlashCommandBuilder()
+  .setName('memory')
+  .setDescription('Show what the bot remembers of this channel; list, add or remove notes; forget you.')
+  .setContexts(CONTEXTS)
+  .addStringOption((o) =>
+    o
+      .setName(MEMORY_OPTIONS.action)
+      .setDescription('notes, remember, forget or forget-me; the memory report when left out')
+      .addChoices(...choices(MEMORY_ACTIONS)),
+  )
+  .addStringOption((o) =>
+    o
+      .setName(MEMORY_OPTIONS.text)
+      .setDescription('remember: the note ("me: …" for one about you)')
+      .setMaxLength(MAX_NOTE_CHARS + 4),
+  )
+  .addIntegerOption((o) =>
+    o
+      .setName(MEMORY_OPTIONS.number)
+      .setDescription('forget: the note’s number in the notes list')
+      .setMinValue(1),
+  )
+  .addBooleanOption((o) =>
+    o.setName(MEMORY_OPTIONS.everywhere).setDescription('forget-me: in every channel, not only this one'),
+  )
+  .addUserOption((o) =>
+    o.setName(MEMORY_OPTIONS.person).setDescription('forget-me: the person to forget (admins only)'),
+  )
+  .toJSON();
+
 /** The slash commands: `/ask question:<text>`, `/reset`, `/memory`, `/usage`, `/tools`, `/settings …`. */
 export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[] = [
   new SlashCommandBuilder()
@@ -120,11 +167,7 @@ export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[
     .setDescription('Make the bot forget this channel’s conversation.')
     .setContexts(CONTEXTS)
     .toJSON(),
-  new SlashCommandBuilder()
-    .setName('memory')
-    .setDescription('Show what the bot remembers of this channel.')
-    .setContexts(CONTEXTS)
-    .toJSON(),
+  MEMORY,
   new SlashCommandBuilder()
     .setName('usage')
     .setDescription('Show your and this channel’s usage of the bot, today and this month.')

@@ -1,7 +1,6 @@
 import { type ChatInputCommandInteraction, MessageFlags } from 'discord.js';
 import { isSettingName, type SettingsChange } from '../../core/settings/channel-settings.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
-import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
 import { splitMessage } from '../shared/split-message.js';
@@ -12,9 +11,10 @@ import { RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
 import { conversationKey, settingsKeyOf } from './conversation.js';
 import { handleAsk } from './handle-ask.js';
 import { MESSAGE_LIMIT, NO_PINGS } from './limits.js';
+import { memoryReply } from './memory-command.js';
 
 /**
- * Handles `/ask`, `/reset`, `/memory`, `/usage`, `/tools` and `/settings`; each is acknowledged first, as
+ * Handles `/ask`, `/reset`, `/memory [action …]`, `/usage`, `/tools` and `/settings`; each is acknowledged first, as
  * Discord allows only 3 s. In a thread or forum post, `/settings` acts on its parent channel's settings.
  */
 export async function handleCommand(
@@ -39,9 +39,7 @@ export async function handleCommand(
       );
       return;
     case 'memory':
-      await privately(interaction, ctx, async () =>
-        formatMemoryReport(await ctx.assistant.memory(key, settingsKey)),
-      );
+      await privately(interaction, ctx, () => memoryReply(interaction, ctx.assistant, key, settingsKey));
       return;
     case 'tools':
       await privately(interaction, ctx, async () =>
