@@ -153,6 +153,24 @@ export const PG_MIGRATIONS: readonly string[] = [
     END IF;
   END $$;
   `,
+  `
+  CREATE TABLE web_chats (
+    key TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+  );
+  CREATE INDEX web_chats_by_owner ON web_chats (owner, updated_at);
+  CREATE TABLE web_chat_runs (
+    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    key TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    run TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX web_chat_runs_by_key ON web_chat_runs (key, id);
+  `,
 ];
 
 /**

@@ -7,6 +7,7 @@ import { openMigratedDb } from './postgres-migrations.js';
 import { postgresSettings } from './postgres-settings.js';
 import type { PostgresTarget } from './postgres-url.js';
 import { postgresUsage } from './postgres-usage.js';
+import { postgresWebChats } from './postgres-web-chats.js';
 
 interface ConversationRow {
   summary: string | null;
@@ -34,12 +35,21 @@ export async function openPostgresStore(
   options: PostgresOptions = {},
 ): Promise<Store> {
   const db = await openMigratedDb(target, options);
+  const archive = postgresArchive(db);
+  const webChats = postgresWebChats(db);
   return {
     ...postgresConversations(db),
     ...postgresUsage(db),
     ...postgresSettings(db),
     ...postgresFeedback(db),
-    ...postgresArchive(db),
+    ...archive,
+    ...webChats,
+    // Forgetting a person forgets their web conversations too (titles and the steps of every answer).
+    async forgetPerson(request) {
+      const report = await archive.forgetPerson(request);
+      await webChats.forgetWebChats(request.principal, request.key);
+      return report;
+    },
   };
 }
 
@@ -135,6 +145,7 @@ function postgresConversations(db: PostgresDb): ConversationStore {
         await sql('DELETE FROM turns WHERE key = $1', [key]);
         await sql('DELETE FROM archive WHERE key = $1', [key]);
         await sql('DELETE FROM notes WHERE key = $1 AND subject IS NULL', [key]);
+        await sql('DELETE FROM web_chat_runs WHERE key = $1', [key]);
       });
     },
     async ping() {

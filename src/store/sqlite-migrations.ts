@@ -123,6 +123,24 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX notes_by_subject ON notes (subject, id);
   CREATE INDEX notes_by_author ON notes (author, key);
   `,
+  `
+  CREATE TABLE web_chats (
+    key TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX web_chats_by_owner ON web_chats (owner, updated_at);
+  CREATE TABLE web_chat_runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    run TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX web_chat_runs_by_key ON web_chat_runs (key, id);
+  `,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

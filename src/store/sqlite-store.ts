@@ -17,6 +17,7 @@ import { migrate } from './sqlite-migrations.js';
 import { SQLITE_MEMORY_PATH } from './sqlite-paths.js';
 import { sqliteSettings } from './sqlite-settings.js';
 import { sqliteUsage } from './sqlite-usage.js';
+import { sqliteWebChats } from './sqlite-web-chats.js';
 
 interface ConversationRow {
   summary: string | null;
@@ -69,6 +70,7 @@ export function openSqliteStore(path: string): Store {
   );
   const deleteArchive = db.prepare<[string]>('DELETE FROM archive WHERE key = ?');
   const deleteChannelNotes = db.prepare<[string]>('DELETE FROM notes WHERE key = ? AND subject IS NULL');
+  const deleteWebChatRuns = db.prepare<[string]>('DELETE FROM web_chat_runs WHERE key = ?');
   const updateSummary = db.prepare<[string, number, number, number, string, number]>(
     `UPDATE conversations
         SET summary = ?, summary_tokens = ?, summarized_turns = summarized_turns + ?,
@@ -133,6 +135,7 @@ export function openSqliteStore(path: string): Store {
     deleteTurns.run(key);
     deleteArchive.run(key);
     deleteChannelNotes.run(key);
+    deleteWebChatRuns.run(key);
     clearConversation.run(Date.now(), key);
   });
 
@@ -178,12 +181,21 @@ export function openSqliteStore(path: string): Store {
       if (db.open) db.close();
     },
   };
+  const archive = sqliteArchive(db, fail);
+  const webChats = sqliteWebChats(db, fail);
   return {
     ...conversations,
     ...sqliteUsage(db, fail),
     ...sqliteSettings(db, fail),
     ...sqliteFeedback(db, fail),
-    ...sqliteArchive(db, fail),
+    ...archive,
+    ...webChats,
+    // Forgetting a person forgets their web conversations too (titles and the steps of every answer).
+    async forgetPerson(request) {
+      const report = await archive.forgetPerson(request);
+      await webChats.forgetWebChats(request.principal, request.key);
+      return report;
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import { feedbackContract } from '../contract/feedback-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';
 import { type StoreFixture, storeContract } from '../contract/store-contract.js';
 import { usageContract } from '../contract/usage-contract.js';
+import { webChatsContract } from '../contract/web-chats-contract.js';
 import { dropSchema, freshSchema, postgresSuite, withSchema } from './postgres-test-db.js';
 
 postgresSuite('Postgres store contract', (url) => {
@@ -34,4 +35,5 @@ postgresSuite('Postgres store contract', (url) => {
   settingsContract('Postgres', openFixture);
   feedbackContract('Postgres', openFixture);
   archiveContract('Postgres', openFixture);
+  webChatsContract('Postgres', openFixture);
 });

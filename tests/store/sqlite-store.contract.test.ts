@@ -8,6 +8,7 @@ import { feedbackContract } from '../contract/feedback-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';
 import { type StoreFixture, storeContract } from '../contract/store-contract.js';
 import { usageContract } from '../contract/usage-contract.js';
+import { webChatsContract } from '../contract/web-chats-contract.js';
 
 async function openFixture(): Promise<StoreFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-store-contract-'));
@@ -33,3 +34,4 @@ usageContract('SQLite file', openFixture);
 settingsContract('SQLite file', openFixture);
 feedbackContract('SQLite file', openFixture);
 archiveContract('SQLite file', openFixture);
+webChatsContract('SQLite file', openFixture);

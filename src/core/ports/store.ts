@@ -4,14 +4,16 @@ import type { ConversationStore } from './conversation-store.js';
 import type { FeedbackStore } from './feedback-store.js';
 import type { NotesStore } from './notes-store.js';
 import type { UsageStore } from './usage-store.js';
+import type { WebChatStore } from './web-chat-store.js';
 
 /**
  * One database behind every port: memory (with its archive and notes), usage records, channel settings and
- * feedback (the root hands it to the core).
+ * feedback, and the web chat's conversations (the root hands it to the core).
  */
 export type Store = ConversationStore &
   UsageStore &
   ChannelSettingsStore &
   FeedbackStore &
   ArchiveStore &
-  NotesStore;
+  NotesStore &
+  WebChatStore;
