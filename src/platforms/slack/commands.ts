@@ -10,6 +10,7 @@ import { slackAsker } from './asker.js';
 import { conversationKey } from './conversation-key.js';
 import type { IntakeDeps } from './intake.js';
 import { CONTEXT_CHARS } from './limits.js';
+import { slackMemoryArgs, slackMemoryUsage } from './memory-command.js';
 import { plainToMrkdwn } from './mrkdwn.js';
 import { runQuestion } from './run-question.js';
 import { questionFromSlack } from './slack-text.js';
@@ -26,7 +27,7 @@ type CommandNames = Pick<
 
 /**
  * The slash commands. Each is acknowledged at once (Slack gives 3 seconds); the work runs afterwards.
- * `/reset`, `/memory`, `/usage`, `/tools` and `/settings` answer only the caller (ephemeral, via the
+ * `/reset`, `/memory [notes|remember …|forget <n>|forget-me …]`, `/usage`, `/tools` and `/settings` answer only the caller (ephemeral, via the
  * command's response_url).
  */
 export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps): void {
@@ -108,9 +109,24 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
     });
   });
 
-  app.command(names.SLACK_MEMORY_COMMAND, async ({ command, ack, respond, context }) => {
+  app.command(names.SLACK_MEMORY_COMMAND, async ({ command, ack, respond, client, context }) => {
     await ack();
     const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
+    const args = slackMemoryArgs(command.text ?? '', command.team_id);
+    if (args !== undefined) {
+      const asker = slackAsker(deps.users, client, command.user_id, command.team_id, command.channel_id);
+      work.run('a Slack /memory command', async () => {
+        try {
+          const run = assistant.memoryCommand(asker.asker, key, args);
+          const reply = run ? await run : slackMemoryUsage(names.SLACK_MEMORY_COMMAND);
+          await ephemeral(respond, plainToMrkdwn(reply));
+        } catch (err) {
+          logger.error({ key, err }, 'memory command failed');
+          await ephemeral(respond, plainToMrkdwn(WORDING.commandFailed));
+        }
+      });
+      return;
+    }
     work.run('a Slack /memory', async () => {
       try {
         const report = formatMemoryReport(await assistant.memory(key));
