@@ -64,7 +64,21 @@ export interface AgentDeps {
   notes?: ((key: string, principal: string | undefined) => Promise<string | undefined>) | undefined;
 }
 
-/** Creates the ReAct agent for the configured protocol. */
+/**
+ * Creates the ReAct agent for the configured protocol.
+ *
+ * What never reaches the asker as an answer (issue 32):
+ * - A reply the model's length limit cut before it was an answer (a half tool call, unlabelled prose cut
+ *   anywhere, a reply cut on a bare step marker, nothing at all) is retried once per run, with a message asking
+ *   for a shorter reply; if the retry is cut too, or the cut came at the last step, the run fails with
+ *   LENGTH_CUT_FAILURE, a short error that says to ask for something shorter. Nothing of a cut reply is run or
+ *   shown: a half answer the model did not label as one may be a plan. A cut reply that is one by its form (a
+ *   `Final Answer:` label; in native tool calling, text that announces no next step) is delivered as far as
+ *   it got, flagged `truncated: 'length'` so renderers mark it incomplete.
+ * - A plan announced as prose ("Let me look that up") gets the format reminder; at the last step, where
+ *   there is no step left to take, the run ends with the stop condition's message, exactly as when the model
+ *   still asks for a tool there.
+ */
 export function createAgent(deps: AgentDeps): Agent {
   const { settings, logger } = deps;
   const source = isToolSource(deps.tools) ? deps.tools : fixedTools(deps.tools);
@@ -125,6 +139,7 @@ export function createAgent(deps: AgentDeps): Agent {
     });
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
     let reminded = false;
+    let retriedCut = false;
 
     for (let step = 1; ; step++) {
       const stop = firstStop(stopConditions, { step, usage });
@@ -152,9 +167,18 @@ export function createAgent(deps: AgentDeps): Agent {
           );
 
         case 'cut':
-          return failed('invalid_output', LENGTH_CUT_FAILURE, emit);
+          // Retried once per run, asking for brevity; cut again, or with no step left, the run fails clearly.
+          if (retriedCut || last) return failed('invalid_output', LENGTH_CUT_FAILURE, emit);
+          retriedCut = true;
+          if (decision.record) messages.push(decision.record);
+          messages.push(protocol.lengthRetry());
+          continue;
 
         case 'invalid':
+          // A plan at the last step is a step the model has no room for: the steps ran out, as for a tool call.
+          if (decision.plan && stop) {
+            return answered({ text: stop.message, truncated: undefined }, usage, step, emit);
+          }
           if (reminded || last) {
             return failed(
               'invalid_output',

@@ -6,9 +6,13 @@ import type { Observation, PendingCall } from './run-tools.js';
 export type Decision =
   | { kind: 'final'; text: string; thought: string | undefined; truncated: boolean }
   | { kind: 'act'; thought: string; calls: PendingCall[]; record: ChatMessage }
-  | { kind: 'invalid'; reason: string; record: ChatMessage }
-  /** The reply hit the model's length limit before it became a usable answer or a complete tool call. */
-  | { kind: 'cut' };
+  /** `plan`: the reply announced a step still to come (a plan, an Action it could not name): never an answer. */
+  | { kind: 'invalid'; reason: string; record: ChatMessage; plan?: boolean }
+  /**
+   * The reply hit the model's length limit before it became a usable answer or a complete tool call;
+   * `record` is what it wrote, when that can be shown to the model again.
+   */
+  | { kind: 'cut'; record?: ChatMessage };
 
 /** Options of one step. */
 export interface StepOptions {
@@ -32,5 +36,7 @@ export interface Protocol {
   ): Promise<{ decision: Decision; usage: TokenUsage }>;
   observationMessages(calls: readonly PendingCall[], observations: readonly Observation[]): ChatMessage[];
   reminder(reason: string): ChatMessage;
+  /** Asks the model to reply again, more briefly, after a reply the length limit cut (see `cut`). */
+  lengthRetry(): ChatMessage;
   finalStep(): ChatMessage;
 }

@@ -12,7 +12,7 @@ import { findBlob, parseAction, toolStep } from './react-parser/action.js';
 import { finalStep } from './react-parser/final-answer.js';
 import { parseInput, type ToolInput } from './react-parser/input.js';
 import { type Label, scanLabels } from './react-parser/labels.js';
-import { proseAnswer } from './react-parser/prose.js';
+import { announcesStep as proseAnnouncesStep, proseAnswer } from './react-parser/prose.js';
 import { fitInput, type ToolShape } from './react-parser/schema-input.js';
 import { isFenceLine, proseText, sectionText } from './react-parser/section.js';
 import { invalid, type ReactStep } from './react-parser/step.js';
@@ -60,6 +60,22 @@ function findThought(
     if (preamble) return preamble;
   }
   return thinking || undefined;
+}
+
+/** A line's leading `Thought:` label (with or without a step number or bold). */
+const THOUGHT_LABEL_RE = /^[ \t]*(?:\*\*)?Thought(?:[ \t]{0,3}\d{1,3})?(?:\*\*)?[ \t]{0,3}[:：][ \t]*/gim;
+
+/**
+ * Whether a reply announces a step still to come rather than answering: it has an Action or Action Input
+ * label, or its prose (with or without `Thought:` labels) plans a next step or stops on a bare step marker.
+ * Such a reply is never delivered as an answer, not even at the last step.
+ */
+export function announcesStep(text: string): boolean {
+  const { text: body } = maskThinking(text.replace(/\r\n?/g, '\n'));
+  for (const label of scanLabels(body)) {
+    if (label.kind === 'action' || label.kind === 'input') return true;
+  }
+  return proseAnnouncesStep(body) || proseAnnouncesStep(body.replace(THOUGHT_LABEL_RE, ''));
 }
 
 /**

@@ -2,8 +2,9 @@ import type { ChatModel } from '../llm/types.js';
 import { getPrompt, type PromptSet, renderPrompt } from '../prompts.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createAnswerStream } from './answer-stream.js';
+import { LENGTH_RETRY_REASON } from './notes.js';
 import type { Protocol } from './protocol.js';
-import { finalAnswerStart, parseReactOutput } from './react-parser.js';
+import { announcesStep, finalAnswerStart, parseReactOutput } from './react-parser.js';
 import { createReasoningSteps } from './reasoning-steps.js';
 
 /** The stop sequence that keeps the model from inventing its own observations. */
@@ -39,51 +40,57 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
       const usage = completion.usage;
       const cut = completion.finishReason === 'length';
       const parsed = parseReactOutput(completion.content, tools);
-      switch (parsed.kind) {
-        case 'final':
-          stream.finish(parsed.answer);
-          return {
-            usage,
-            decision: { kind: 'final', text: parsed.answer, thought: parsed.thought, truncated: cut },
-          };
-        case 'action': {
-          stream.retract();
-          // Its Action Input may end mid-way: it is not run.
-          if (cut) return { usage, decision: { kind: 'cut' } };
-          // Echo the step back in canonical form: it keeps the model on the format.
-          const input = JSON.stringify(parsed.input);
-          const thought = parsed.thought || `Using ${parsed.tool}.`;
-          return {
-            usage,
-            decision: {
-              kind: 'act',
-              thought,
-              calls: [{ id: `react_${step}`, tool: parsed.tool, input: parsed.input, rawJson: false }],
-              record: {
-                role: 'assistant',
-                content: `Thought: ${thought}\nAction: ${parsed.tool}\nAction Input: ${input}`,
-              },
-            },
-          };
-        }
-        case 'invalid': {
-          stream.retract();
-          const text = completion.content.trim();
-          // Prose beats an error at the last step; a cut reply naming no tool is delivered as incomplete.
-          if ((last || cut) && text) {
-            return { usage, decision: { kind: 'final', text, thought: parsed.thought, truncated: cut } };
-          }
-          if (cut) return { usage, decision: { kind: 'cut' } };
-          return {
-            usage,
-            decision: {
-              kind: 'invalid',
-              reason: parsed.reason,
-              record: { role: 'assistant', content: completion.content },
-            },
-          };
-        }
+      // A labelled Final Answer is the answer even when cut: delivered, flagged as cut. Unlabelled prose that
+      // reads as an answer is one only when the model finished it.
+      if (parsed.kind === 'final' && (!cut || finalAnswerStart(completion.content) >= 0)) {
+        stream.finish(parsed.answer);
+        return {
+          usage,
+          decision: { kind: 'final', text: parsed.answer, thought: parsed.thought, truncated: cut },
+        };
       }
+      stream.retract();
+      const text = completion.content.trim();
+      // Anything else the limit cut (a half Action Input, prose that may be a plan) is retried, never run or
+      // delivered.
+      if (cut) {
+        return {
+          usage,
+          decision: text ? { kind: 'cut', record: { role: 'assistant', content: text } } : { kind: 'cut' },
+        };
+      }
+      if (parsed.kind === 'action') {
+        // Echo the step back in canonical form: it keeps the model on the format.
+        const input = JSON.stringify(parsed.input);
+        const thought = parsed.thought || `Using ${parsed.tool}.`;
+        return {
+          usage,
+          decision: {
+            kind: 'act',
+            thought,
+            calls: [{ id: `react_${step}`, tool: parsed.tool, input: parsed.input, rawJson: false }],
+            record: {
+              role: 'assistant',
+              content: `Thought: ${thought}\nAction: ${parsed.tool}\nAction Input: ${input}`,
+            },
+          },
+        };
+      }
+      const reason = parsed.kind === 'invalid' ? parsed.reason : 'no Action or Final Answer found';
+      const plan = announcesStep(completion.content);
+      // Prose beats an error at the last step, but a plan is no answer: the loop says the steps ran out.
+      if (last && text && !plan) {
+        return { usage, decision: { kind: 'final', text, thought: parsed.thought, truncated: false } };
+      }
+      return {
+        usage,
+        decision: {
+          kind: 'invalid',
+          reason,
+          record: { role: 'assistant', content: completion.content },
+          ...(plan ? { plan } : {}),
+        },
+      };
     },
 
     observationMessages: (_calls, observations) =>
@@ -92,6 +99,14 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
     reminder: (reason) => ({
       role: 'user',
       content: renderPrompt(reminder, { reason, tool_names: toolNames }, 'format-reminder-react'),
+    }),
+    lengthRetry: () => ({
+      role: 'user',
+      content: renderPrompt(
+        reminder,
+        { reason: LENGTH_RETRY_REASON, tool_names: toolNames },
+        'format-reminder-react',
+      ),
     }),
     finalStep: () => ({ role: 'user', content: finalStep }),
   };

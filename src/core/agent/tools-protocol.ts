@@ -2,7 +2,9 @@ import type { ChatMessage, ChatModel } from '../llm/types.js';
 import { getPrompt, type PromptSet, renderPrompt } from '../prompts.js';
 import { type Tool, toToolSpec } from '../tools/define-tool.js';
 import { createAnswerStream } from './answer-stream.js';
+import { LENGTH_RETRY } from './notes.js';
 import type { Protocol } from './protocol.js';
+import { announcesStep } from './react-parser/prose.js';
 import { createReasoningSteps } from './reasoning-steps.js';
 
 /**
@@ -79,6 +81,12 @@ export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], pr
           decision: { kind: 'invalid', reason: 'empty reply', record: { role: 'assistant', content: '' } },
         };
       }
+      // A cut reply that only announces its next step ("Let me look that up") was cut before its tool call:
+      // retried, not delivered. Other cut text is the answer as far as it got, delivered flagged as cut.
+      if (cut && announcesStep(content)) {
+        stream.retract();
+        return { usage, decision: { kind: 'cut', record: { role: 'assistant', content } } };
+      }
       stream.finish(content);
       return { usage, decision: { kind: 'final', text: content, thought: undefined, truncated: cut } };
     },
@@ -87,6 +95,7 @@ export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], pr
       calls.map((call, i) => ({ role: 'tool', toolCallId: call.id, content: observations[i]?.text ?? '' })),
 
     reminder: () => ({ role: 'user', content: reminder }),
+    lengthRetry: () => ({ role: 'user', content: LENGTH_RETRY }),
     finalStep: () => ({ role: 'user', content: finalStep }),
   };
 }

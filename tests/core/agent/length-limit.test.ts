@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../../../src/core/agent/create-agent.js';
 import type { AgentEvent } from '../../../src/core/agent/events.js';
-import { LENGTH_CUT_FAILURE, LENGTH_CUT_NOTE } from '../../../src/core/agent/notes.js';
+import { LENGTH_CUT_FAILURE, LENGTH_CUT_NOTE, LENGTH_RETRY } from '../../../src/core/agent/notes.js';
 import { createOpenAIChatModel } from '../../../src/core/llm/openai-chat-model.js';
 import { loadPrompts } from '../../../src/core/prompts.js';
 import { defineTool } from '../../../src/core/tools/define-tool.js';
@@ -42,7 +42,7 @@ describe.each([
     await fake.close();
   });
 
-  async function ask() {
+  async function ask(maxSteps = 8) {
     const add = defineTool({
       name: 'add',
       description: 'Adds two numbers.',
@@ -58,7 +58,7 @@ describe.each([
       prompts,
       settings: {
         AGENT_PROTOCOL: protocol,
-        AGENT_MAX_STEPS: 8,
+        AGENT_MAX_STEPS: maxSteps,
         TOOL_TIMEOUT_MS: 2000,
         TOOL_CONCURRENCY: 4,
         RUN_TIMEOUT_MS: 10_000,
@@ -72,11 +72,28 @@ describe.each([
     return { result, events };
   }
 
+  /** The message the retry added: the request's last, from the user, asking for a shorter reply. */
+  function retryNote(request: number): string {
+    const last = fake.requests[request]!.body.messages.at(-1)!;
+    expect(last.role).toBe('user');
+    return String(last.content);
+  }
+
+  /** No text of a cut reply reached the asker: nothing streamed stayed (a reset follows it) and no answer. */
+  function nothingDelivered(events: AgentEvent[], text: string) {
+    expect(events.some((e) => e.type === 'answer')).toBe(false);
+    const lastDelta = events.findLastIndex((e) => e.type === 'answer_delta');
+    const lastReset = events.findLastIndex((e) => e.type === 'answer_reset');
+    expect(lastReset).toBeGreaterThanOrEqual(lastDelta);
+    expect(JSON.stringify(events.filter((e) => e.type !== 'answer_delta'))).not.toContain(text);
+  }
+
   it('delivers a cut final answer flagged as truncated, with the model’s own text', async () => {
     fake.script({ ...say.answer('The answer is forty'), finishReason: cut });
     const { result, events } = await ask();
     expect(result).toMatchObject({ status: 'answered', text: 'The answer is forty', truncated: 'length' });
     expect(events.at(-1)).toMatchObject({ type: 'answer', text: 'The answer is forty', truncated: 'length' });
+    expect(fake.requests).toHaveLength(1);
   });
 
   it('leaves a complete answer unflagged', async () => {
@@ -87,25 +104,71 @@ describe.each([
     expect('truncated' in events.at(-1)!).toBe(false);
   });
 
-  it('does not run a tool call whose arguments were cut, and says why', async () => {
-    fake.script({ ...say.halfCall(), finishReason: cut });
+  it('does not run a tool call whose arguments were cut, and retries once asking for brevity', async () => {
+    fake.script({ ...say.halfCall(), finishReason: cut }, say.answer('Forty-two.'));
+    const { result, events } = await ask();
+    expect(result).toMatchObject({ status: 'answered', text: 'Forty-two.', steps: 2 });
+    expect('truncated' in result).toBe(false);
+    expect(events.some((e) => e.type === 'action' || e.type === 'observation')).toBe(false);
+    expect(toolRuns).toBe(0);
+    expect(fake.requests).toHaveLength(2);
+    expect(retryNote(1)).toMatch(protocol === 'tools' ? LENGTH_RETRY : /cut off at the length limit/);
+    if (protocol === 'react') {
+      // The cut reply is shown back, and the format is repeated.
+      expect(retryNote(1)).toMatch(/Final Answer:/);
+      expect(fake.requests[1]!.body.messages.at(-2)).toMatchObject({ role: 'assistant' });
+    }
+  });
+
+  it('fails clearly, running nothing, when the retry is cut too', async () => {
+    fake.script({ ...say.halfCall(), finishReason: cut }, { ...say.halfCall(), finishReason: cut });
     const { result, events } = await ask();
     expect(result).toEqual({ status: 'failed', code: 'invalid_output', message: LENGTH_CUT_FAILURE });
     expect(events.at(-1)).toMatchObject({ type: 'error', message: LENGTH_CUT_FAILURE });
-    expect(events.some((e) => e.type === 'action' || e.type === 'observation')).toBe(false);
     expect(toolRuns).toBe(0);
-    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests).toHaveLength(2);
   });
 
-  it('fails clearly when the limit is hit before any text', async () => {
-    fake.script({ content: '', finishReason: cut });
+  it('retries once per run: a second cut later in the run fails', async () => {
+    fake.script(
+      { ...say.halfCall(), finishReason: cut },
+      protocol === 'tools'
+        ? { content: '', toolCalls: [{ name: 'add', arguments: '{"a": 1, "b": 2}' }] }
+        : { content: 'Thought: Add them.\nAction: add\nAction Input: {"a": 1, "b": 2}' },
+      { ...say.halfCall(), finishReason: cut },
+    );
     const { result } = await ask();
+    expect(result).toEqual({ status: 'failed', code: 'invalid_output', message: LENGTH_CUT_FAILURE });
+    expect(toolRuns).toBe(1);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it('fails at once when the cut reply came at the last step (no step left to retry)', async () => {
+    fake.script({ content: '', finishReason: cut }, say.answer('never asked'));
+    const { result } = await ask(1);
     expect(result).toEqual({ status: 'failed', code: 'invalid_output', message: LENGTH_CUT_FAILURE });
     expect(fake.requests).toHaveLength(1);
   });
 
-  if (protocol === 'react') {
-    it('delivers cut prose without the format’s labels as a truncated answer, not a format reminder', async () => {
+  it('retries when the limit is hit before any text, and fails clearly when it is hit again', async () => {
+    fake.script({ content: '', finishReason: cut }, { content: '', finishReason: cut });
+    const { result } = await ask();
+    expect(result).toEqual({ status: 'failed', code: 'invalid_output', message: LENGTH_CUT_FAILURE });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('retries a cut reply that only announces its next step, and never delivers it', async () => {
+    const plan = 'Let me look that up. I will search for the population of';
+    fake.script({ content: plan, finishReason: cut }, say.answer('About 2.1 million.'));
+    const { result, events } = await ask();
+    expect(result).toMatchObject({ status: 'answered', text: 'About 2.1 million.' });
+    expect(fake.requests).toHaveLength(2);
+    expect(fake.requests[1]!.body.messages.at(-2)).toMatchObject({ role: 'assistant', content: plan });
+    expect(JSON.stringify(events.filter((e) => e.type !== 'answer_delta'))).not.toContain('Let me look');
+  });
+
+  if (protocol === 'tools') {
+    it('delivers cut text that is not a plan as the answer so far, flagged (the protocol’s answer is its text)', async () => {
       fake.script({ content: 'Paris is the capital of France, and it', finishReason: cut });
       const { result } = await ask();
       expect(result).toMatchObject({
@@ -114,6 +177,35 @@ describe.each([
         truncated: 'length',
       });
       expect(fake.requests).toHaveLength(1);
+    });
+  }
+
+  if (protocol === 'react') {
+    it.each([
+      ['mid-sentence', 'Paris is the capital of France, and it'],
+      ['right after a step marker', 'Thought: I should check the capital first.\nAction 2'],
+      ['at the end of a sentence', 'Paris is the capital of France.'],
+      ['inside a Thought', 'Thought: The capital of France is Paris, which has a population of'],
+    ])(
+      'does not deliver unlabelled prose cut %s: it is retried, then the retry’s answer is delivered',
+      async (_name, text) => {
+        fake.script({ content: text, finishReason: cut }, say.answer('Paris.'));
+        const { result, events } = await ask();
+        expect(result).toMatchObject({ status: 'answered', text: 'Paris.' });
+        expect('truncated' in result).toBe(false);
+        expect(fake.requests).toHaveLength(2);
+        expect(retryNote(1)).toMatch(/cut off at the length limit/);
+        expect(JSON.stringify(events.filter((e) => e.type !== 'answer_delta'))).not.toContain(text);
+      },
+    );
+
+    it('fails clearly, delivering none of it, when the retry is cut mid-sentence too', async () => {
+      const text = 'Paris is the capital of France, and it';
+      fake.script({ content: text, finishReason: cut }, { content: text, finishReason: cut });
+      const { result, events } = await ask();
+      expect(result).toEqual({ status: 'failed', code: 'invalid_output', message: LENGTH_CUT_FAILURE });
+      nothingDelivered(events, text);
+      expect(fake.requests).toHaveLength(2);
     });
   }
 });

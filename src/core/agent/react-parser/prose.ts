@@ -32,13 +32,25 @@ function lastSentence(s: string): string {
 /** Characters a complete reply can end with. */
 const END_CHARS = '.!?。！？…)]}"\'`*_>|:;~0123456789';
 
+/** Whether trimmed prose announces a step still to come: a plan in its first or last sentence, or a bare step marker at its end. */
+function announces(text: string): boolean {
+  return (
+    PLAN_RE.test(text.slice(0, 80)) ||
+    BARE_MARKER_RE.test(text.slice(text.lastIndexOf('\n') + 1)) ||
+    NEXT_STEP_RE.test(lastSentence(text))
+  );
+}
+
+/** Whether prose announces a step still to come instead of answering (the first half of the rule above). */
+export function announcesStep(body: string): boolean {
+  const text = dropDanglingFence(body.trim());
+  return text !== '' && announces(text);
+}
+
 /** The answer given as unlabelled prose, or undefined when the text is a plan, truncated, or empty. */
 export function proseAnswer(body: string): string | undefined {
   const answer = dropDanglingFence(body.trim());
-  if (!answer) return undefined;
-  if (PLAN_RE.test(answer.slice(0, 80))) return undefined;
-  if (BARE_MARKER_RE.test(answer.slice(answer.lastIndexOf('\n') + 1))) return undefined;
-  if (NEXT_STEP_RE.test(lastSentence(answer))) return undefined;
+  if (!answer || announces(answer)) return undefined;
   const last = answer.at(-1)!;
   // Emoji and other symbols end a chat reply as well as punctuation does.
   const complete = END_CHARS.includes(last) || /[\p{Extended_Pictographic}\p{Lo}]/u.test(last);
