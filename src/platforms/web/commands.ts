@@ -1,6 +1,7 @@
 import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
+import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
@@ -14,6 +15,14 @@ export const HELP =
   '(/memory remember <text>, /memory forget <n>, /memory forget-me), /usage shows what was spent, ' +
   '/tools lists the tools in force, /settings shows or changes the settings (admins). ' +
   '“New chat” starts another conversation.';
+
+/** The reply to a `/word` that is no command. */
+export const UNKNOWN_COMMAND = 'Unknown command; try /help';
+
+/** Whether `text` reads as a command (`/word …`) rather than a question (`/usr/bin is…` is a question). */
+export function looksLikeCommand(text: string): boolean {
+  return /^\/[a-z][\w-]*(\s|$)/i.test(text.trim());
+}
 
 /** The confirmation of `/reset`. */
 export const RESET_DONE = 'Memory of this chat (summary, turns, archive and notes) cleared.';
@@ -30,9 +39,14 @@ export interface CommandContext {
   asker: Asker;
   key: string;
   logger: Logger;
+  /** The kept answers and steps of the web chat's conversations, cleared with the memory they show. */
+  chats?: WebChatStore | undefined;
 }
 
-/** Runs `/reset`, `/memory [notes|remember|forget|forget-me]`, `/usage`, `/tools`, `/settings …` or `/help`; undefined when `text` is a question, not a command. */
+/**
+ * Runs `/reset`, `/memory [notes|remember|forget|forget-me]`, `/usage`, `/tools`, `/settings …` or `/help`;
+ * any other `/word` is answered {@link UNKNOWN_COMMAND}. Undefined when `text` is a question, not a command.
+ */
 export async function runCommand(text: string, ctx: CommandContext): Promise<CommandReply | undefined> {
   const { assistant, key } = ctx;
   const attempt = async (run: () => Promise<CommandReply>): Promise<CommandReply> => {
@@ -53,7 +67,17 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
   const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text.trim())?.[1];
   if (memoryArgs !== undefined) {
     const run = assistant.memoryCommand(ctx.asker, key, memoryArgs);
-    if (run) return attempt(async () => ({ reply: await run }));
+    if (run) {
+      return attempt(async () => {
+        const reply = await run;
+        // Forgetting oneself forgets this conversation's kept answers too (every one with --everywhere).
+        const [sub, ...rest] = memoryArgs.trim().toLowerCase().split(/\s+/);
+        if (sub === 'forget-me' && rest.every((r) => r === '--everywhere')) {
+          await ctx.chats?.forgetWebChats(ctx.asker.principal, rest.length > 0 ? undefined : key);
+        }
+        return { reply };
+      });
+    }
   }
   switch (text.trim().toLowerCase()) {
     case '/help':
@@ -61,6 +85,7 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
     case '/reset':
       return attempt(async () => {
         await assistant.reset(key);
+        await ctx.chats?.clearWebChatRuns(key);
         return { reply: RESET_DONE, cleared: true };
       });
     case '/memory':
@@ -70,6 +95,6 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
     case '/tools':
       return attempt(async () => ({ reply: formatToolsReport(await assistant.toolsIn(key)) }));
     default:
-      return undefined;
+      return looksLikeCommand(text) ? { reply: UNKNOWN_COMMAND } : undefined;
   }
 }

@@ -6,6 +6,8 @@ export interface ConversationSnapshot {
   /** Older turns, folded into a summary by memory. */
   summary?: string;
   turns: { question: string; answer: string }[];
+  /** The conversation's kept answers with their steps (history), oldest first; replaces `turns` when any. */
+  runs: WebRun[];
   /** The run in progress, or the last one with its steps. */
   run?: WebRun;
   /** Set when memory could not be read. */
@@ -13,18 +15,24 @@ export interface ConversationSnapshot {
 }
 
 /**
- * Joins memory and the latest run. A run that answered is usually memory's last turn too; it is then
- * shown once, as the run (with its steps).
+ * Joins memory, the kept answers and the latest run. Kept answers (with their steps) stand for the
+ * conversation when there are any; memory's turns are shown for a conversation from before they were kept.
+ * A run that answered is usually the last kept answer or memory's last turn too; it is then shown once, as
+ * the run (with its steps).
  */
 export function conversationSnapshot(
   history: ConversationContext,
   run: WebRun | undefined,
+  kept: readonly WebRun[] = [],
 ): ConversationSnapshot {
+  const runs = kept.filter((r) => r.id !== run?.id);
+  if (kept.length > 0) return { turns: [], runs, ...(run ? { run } : {}) };
   let turns = history.turns.map(({ question, answer }) => ({ question, answer }));
   if (run?.phase === 'final' && turns.at(-1)?.question === run.question) turns = turns.slice(0, -1);
   return {
     ...(history.summary ? { summary: history.summary } : {}),
     turns,
+    runs,
     ...(run ? { run } : {}),
   };
 }

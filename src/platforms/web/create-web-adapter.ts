@@ -1,17 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { AUTH_COOKIE, createTokenGate } from './access-token.js';
 import { createBackoff } from './backoff.js';
+import { chatTitle, MAX_LISTED_CHATS } from './chat-history.js';
 import { createChatSessions, MAX_CLIENTS_PER_CHAT } from './chat-sessions.js';
 import { clientAddress } from './client-address.js';
 import { runCommand } from './commands.js';
 import { conversationSnapshot } from './conversation.js';
 import { cookie, readCookies, secureCookies } from './cookies.js';
 import { openEventStream } from './event-stream.js';
-import { chatKey, createIdentities } from './identity.js';
+import { chatKey, chatOfKey, createIdentities } from './identity.js';
 import { isLoopback } from './loopback.js';
 import { reply } from './replies.js';
 import { readJson } from './request-body.js';
@@ -25,6 +27,7 @@ import { startRun } from './start-run.js';
 import { mountStaticFiles } from './static-files.js';
 import { createStreamCaps } from './stream-caps.js';
 import { createWebGate, type Visitor } from './web-gate.js';
+import type { WebRun } from './web-run.js';
 
 /** The longest question the page sends. */
 export const MAX_QUESTION_CHARS = 8000;
@@ -33,6 +36,8 @@ const STREAM_RETRY_SECONDS = 5;
 
 const askBody = z.object({ text: z.string().trim().min(1, 'empty question').max(MAX_QUESTION_CHARS) });
 const loginBody = z.object({ token: z.string().max(1000) });
+const chatBody = z.object({ id: z.string().min(1).max(100) });
+const renameBody = chatBody.extend({ title: z.string().trim().min(1, 'empty title').max(200) });
 
 /** The web chat adapter; `idle` serves tests. */
 export interface WebAdapter extends PlatformAdapter {
@@ -47,6 +52,13 @@ export interface WebAdapterOptions {
   announce?: (line: string) => void;
   /** The clock of the token backoff and cookie expiry (tests move it). */
   now?: () => number;
+  /**
+   * Where conversations are kept (the sidebar, each answer with its steps); without it the page shows
+   * the current conversation from memory only.
+   */
+  chats?: WebChatStore | undefined;
+  /** Called once the adapter has stopped (closes a store opened for it). */
+  onStopped?: () => Promise<void>;
 }
 
 /** A request's context once let in. */
@@ -66,6 +78,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Prom
  */
 export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions = {}): WebAdapter {
   const { config, assistant, http } = deps;
+  const { chats } = options;
   const now = options.now ?? Date.now;
   const logger = deps.logger.child({ platform: 'web' });
   const localOnly = config.WEB_AUTH === 'none';
@@ -183,11 +196,16 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       session.clients.add(stream);
       stream.onClose(() => session.clients.delete(stream));
       try {
-        stream.send('conversation', conversationSnapshot(await assistant.history(session.key), session.run));
+        const [history, kept] = await Promise.all([
+          assistant.history(session.key),
+          chats ? chats.webChatRuns(visitor.owner, session.key) : [],
+        ]);
+        stream.send('conversation', conversationSnapshot(history, session.run, kept as WebRun[]));
       } catch (err) {
         logger.error({ err, key: session.key }, 'could not read a web conversation');
         stream.send('conversation', {
           turns: [],
+          runs: [],
           ...(session.run ? { run: session.run } : {}),
           problem: 'Could not read this chat’s memory; reload to try again.',
         });
@@ -203,7 +221,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       if (!body.ok) return reply(res, body.status, { error: body.error });
       const key = chatKey(visitor.chat);
       const { asker } = visitor;
-      const command = await runCommand(body.value.text, { assistant, asker, key, logger });
+      const command = await runCommand(body.value.text, { assistant, asker, key, logger, chats });
       const session = sessions.get(key);
       if (command) {
         if (command.cleared && !session.stop) session.run = undefined;
@@ -211,7 +229,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       }
       if (stopping) return reply(res, 503, { error: WORDING.shuttingDown });
       if (session.stop) return reply(res, 409, { error: 'Still answering; wait for the answer or stop it.' });
-      const run = startRun(session, body.value.text, asker, { assistant, work, logger });
+      const run = startRun(session, body.value.text, asker, { assistant, work, logger, chats });
       reply(res, 202, { id: run.id });
     }),
   );
@@ -234,11 +252,85 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     }),
   );
 
+  // The visitor's conversations: listed, reopened, renamed and deleted, only ever their own.
+  http.mount(
+    'GET',
+    '/api/chats',
+    api(async (_req, res, { visitor }) => {
+      if (!chats) return reply(res, 200, { chats: [], current: visitor.chat, kept: false });
+      try {
+        const listed = await chats.listWebChats(visitor.owner, MAX_LISTED_CHATS);
+        reply(res, 200, {
+          chats: listed.map((c) => ({ id: chatOfKey(c.key), title: c.title, updatedAt: c.updatedAt })),
+          current: visitor.chat,
+          kept: true,
+        });
+      } catch (err) {
+        logger.error({ err }, 'could not list web chats');
+        reply(res, 503, { error: 'Could not read the list of chats; try again.' });
+      }
+    }),
+  );
+
+  /** A change to one of the visitor's chats: 404 when it is not theirs (or there is no such chat). */
+  const chatChange = <V extends { id: string }>(
+    body: z.ZodType<V>,
+    change: (visitor: Visitor, key: string, value: V, res: ServerResponse) => Promise<boolean>,
+  ) =>
+    api(async (req, res, { visitor }) => {
+      const read = await readJson(req, body);
+      if (!read.ok) return reply(res, read.status, { error: read.error });
+      if (!chats) return reply(res, 404, { error: 'Chats are not kept here.' });
+      const key = chatKey(read.value.id);
+      try {
+        if (!(await chats.webChat(visitor.owner, key))) return reply(res, 404, { error: 'No such chat.' });
+        if (!(await change(visitor, key, read.value, res)))
+          return reply(res, 404, { error: 'No such chat.' });
+        reply(res, 204);
+      } catch (err) {
+        logger.error({ err, key }, 'a web chat change failed');
+        reply(res, 503, { error: WORDING.commandFailed });
+      }
+    });
+
+  http.mount(
+    'POST',
+    '/api/chats/open',
+    chatChange(chatBody, async (visitor, _key, { id }, res) => {
+      res.appendHeader('set-cookie', identities.openChat(visitor.owner, id));
+      return true;
+    }),
+  );
+
+  http.mount(
+    'POST',
+    '/api/chats/rename',
+    chatChange(renameBody, (visitor, key, { title }) =>
+      chats!.renameWebChat(visitor.owner, key, chatTitle(title)),
+    ),
+  );
+
+  http.mount(
+    'POST',
+    '/api/chats/delete',
+    chatChange(chatBody, async (visitor, key, { id }, res) => {
+      const session = sessions.get(key);
+      if (session.stop) return false;
+      // Deleting a chat forgets it: its memory (turns, archive, notes) goes with its kept answers.
+      await assistant.reset(key);
+      const deleted = await chats!.deleteWebChat(visitor.owner, key);
+      session.run = undefined;
+      if (id === visitor.chat) res.appendHeader('set-cookie', identities.newChat(visitor.owner));
+      return deleted;
+    }),
+  );
+
   async function stop(): Promise<void> {
     stopping = true;
     await work.drain(config.SHUTDOWN_GRACE_MS);
     for (const session of sessions.all()) for (const client of session.clients) client.close();
     started = false;
+    await options.onStopped?.();
   }
 
   return {

@@ -31,6 +31,8 @@ export interface Identities {
   chat(cookies: ReadonlyMap<string, string>, owner: string): Issued;
   /** A new chat for `owner`: its cookie. */
   newChat(owner: string): string;
+  /** The cookie making `chat` (checked to be `owner`'s) the current one. */
+  openChat(owner: string, chat: string): string;
 }
 
 /** Identities sealed by `sealer`, their cookies set with `options`. */
@@ -54,10 +56,16 @@ export function createIdentities(sealer: Sealer, options: CookieOptions): Identi
       return newChat(owner);
     },
     newChat: (owner) => newChat(owner).setCookie!,
+    openChat: (owner, chat) => issue(CHAT_COOKIE, { c: chat, o: owner }),
   };
 }
 
 /** The memory key of a web conversation. */
 export function chatKey(chat: string): string {
   return `web:${chat}`;
+}
+
+/** The chat ID of a web conversation's memory key. */
+export function chatOfKey(key: string): string {
+  return key.startsWith('web:') ? key.slice('web:'.length) : key;
 }

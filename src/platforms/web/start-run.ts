@@ -1,8 +1,10 @@
 import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
+import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import { askAndRender } from '../shared/run-renderer.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
+import { keepRun } from './chat-history.js';
 import { broadcast, type ChatSession } from './chat-sessions.js';
 import { newId } from './identity.js';
 import { createWebRenderer } from './web-renderer.js';
@@ -16,12 +18,14 @@ export interface RunDeps {
   assistant: Assistant;
   work: WorkTracker;
   logger: Logger;
+  /** Where the ended run is kept with its steps, in its owner's conversation (history). */
+  chats?: WebChatStore | undefined;
 }
 
 /**
  * Starts answering `question` in `session` in the background and returns the new run. The Stop button
  * aborts `session.stop` (the run ends as cancelled); shutdown aborts the tracker's signal (the run ends
- * with the restart notice).
+ * with the restart notice). Once ended, the run is kept with its steps in the asker's conversation.
  */
 export function startRun(session: ChatSession, question: string, asker: Asker, deps: RunDeps): WebRun {
   const run: WebRun = { id: newId(), question, phase: 'thinking', steps: [], answer: '' };
@@ -34,7 +38,9 @@ export function startRun(session: ChatSession, question: string, asker: Asker, d
       await askAndRender({
         assistant: deps.assistant,
         request: { key: session.key, author: WEB_AUTHOR, text: question, asker },
-        renderer: createWebRenderer(session, run),
+        renderer: createWebRenderer(session, run, () =>
+          keepRun(deps.chats, asker.principal, session.key, run, deps.logger),
+        ),
         signal: AbortSignal.any([stop.signal, shutdown]),
         // Read once the run has ended, when it is known which of the two stopped it.
         get abortedBy() {

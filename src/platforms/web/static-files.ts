@@ -18,6 +18,7 @@ const FILES = [
   ['/app.css', 'app.css', 'text/css; charset=utf-8'],
   ['/app.js', 'app.js', 'text/javascript; charset=utf-8'],
   ['/markdown.js', 'markdown.js', 'text/javascript; charset=utf-8'],
+  ['/highlight.js', 'highlight.js', 'text/javascript; charset=utf-8'],
   ['/favicon.svg', 'favicon.svg', 'image/svg+xml'],
 ] as const;
 

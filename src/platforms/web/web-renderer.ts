@@ -9,9 +9,14 @@ export const ANSWER_PUSH_MS = 50;
 
 /**
  * Keeps `run` (the session's latest run) up to date and tells the watching pages: each step once, the
- * answer so far (coalesced), and the whole run when it ends.
+ * answer so far (coalesced), and the whole run when it ends, after `ended` (which keeps it) has settled,
+ * so a page that sees the end finds the run kept.
  */
-export function createWebRenderer(session: ChatSession, run: WebRun): RunRenderer {
+export function createWebRenderer(
+  session: ChatSession,
+  run: WebRun,
+  ended?: () => Promise<void>,
+): RunRenderer {
   let timer: NodeJS.Timeout | undefined;
   const pushAnswer = () => {
     timer = undefined;
@@ -36,6 +41,7 @@ export function createWebRenderer(session: ChatSession, run: WebRun): RunRendere
     async end(view) {
       clearTimeout(timer);
       endRun(run, view);
+      await ended?.();
       broadcast(session, 'run', run);
     },
   });

@@ -1,5 +1,6 @@
 // The web chat page: renders the conversation the server streams (server-sent events) and sends
 // questions and commands. Model text reaches the page only as escaped text or through renderMarkdown.
+import { highlight } from './highlight.js';
 import { renderMarkdown } from './markdown.js';
 
 const LABELS = { thought: 'Thought', action: 'Action', observation: 'Observation' };
@@ -24,6 +25,11 @@ const signInButton = $('sign-in-button');
 const signInError = $('sign-in-error');
 const who = $('who');
 const signOutButton = $('sign-out');
+const chatsPanel = $('chats');
+const chatList = $('chat-list');
+
+/** The markdown each answer element shows (what its Copy button copies). */
+const answerTexts = new WeakMap();
 
 /** The run being answered in this chat, if any. */
 let liveRun;
@@ -70,19 +76,72 @@ function questionBlock(text) {
 
 function answerBlock() {
   const block = element('div', 'answer');
-  block.append(element('span', 'who', 'thinkthread'), element('div', 'body markdown'), element('p', 'note'));
+  const copy = copyButton('Copy', 'Copy the answer', () => answerTexts.get(block) ?? '');
+  copy.classList.add('copy-answer');
+  copy.hidden = true;
+  block.append(
+    element('span', 'who', 'thinkthread'),
+    copy,
+    element('div', 'body markdown'),
+    element('p', 'note'),
+  );
   return block;
+}
+
+/** Copies `text` to the clipboard and says so (in the button and to screen readers). */
+async function copyText(text, button, label) {
+  let said;
+  try {
+    await navigator.clipboard.writeText(text);
+    said = 'Copied';
+  } catch {
+    said = 'Copy failed';
+  }
+  button.textContent = said;
+  status.textContent =
+    said === 'Copied' ? 'Copied to the clipboard.' : 'Could not copy; select the text instead.';
+  setTimeout(() => {
+    button.textContent = label;
+  }, 1500);
+}
+
+function copyButton(label, name, text) {
+  const button = element('button', 'copy secondary', label);
+  button.type = 'button';
+  button.setAttribute('aria-label', name);
+  button.addEventListener('click', () => copyText(text(), button, label));
+  return button;
+}
+
+/** Highlights each code block of a rendered answer and gives it a Copy button. */
+function decorateCode(body) {
+  for (const pre of body.querySelectorAll('pre')) {
+    const code = pre.querySelector('code');
+    if (!code) continue;
+    if (pre.dataset.lang) highlight(code, pre.dataset.lang);
+    const wrap = element('div', 'code-block');
+    pre.replaceWith(wrap);
+    const name = pre.dataset.lang ? `Copy the ${pre.dataset.lang} code` : 'Copy the code';
+    wrap.append(
+      copyButton('Copy', name, () => code.textContent ?? ''),
+      pre,
+    );
+  }
 }
 
 function showAnswer(item, phase, text, note = '', problem = '') {
   const answer = item.querySelector('.answer');
   const body = answer.querySelector('.body');
   answer.dataset.phase = phase;
+  answerTexts.set(answer, text);
+  answer.querySelector('.copy-answer').hidden = !(phase === 'final' && text && !problem);
   if (problem) {
     body.replaceChildren(element('p', 'problem', problem));
   } else if (text) {
-    // renderMarkdown escapes every character of the model's text before adding its own few tags.
+    // renderMarkdown escapes every character of the model's text before adding its own few tags; the
+    // highlighter then only rearranges the code's text into spans (textContent, never HTML).
     body.innerHTML = renderMarkdown(text);
+    if (phase === 'final') decorateCode(body);
   } else {
     body.replaceChildren(element('p', 'thinking', phase === 'final' ? '' : 'Thinking…'));
   }
@@ -164,7 +223,87 @@ function showConversation(snapshot) {
     if (snapshot.problem) showNote(snapshot.problem, 'error');
   });
   setLive(undefined);
+  for (const run of snapshot.runs ?? []) showRun(run);
   if (snapshot.run) showRun(snapshot.run);
+  loadChats();
+}
+
+/** Lists the visitor's conversations in the sidebar (only theirs: the server answers for the visitor). */
+async function loadChats() {
+  let result;
+  try {
+    result = await api('/api/chats');
+  } catch {
+    return;
+  }
+  if (result.status !== 200 || !result.data?.kept) {
+    chatsPanel.hidden = true;
+    return;
+  }
+  const { chats, current } = result.data;
+  chatsPanel.hidden = false;
+  chatList.replaceChildren(
+    ...chats.map((c) => {
+      const item = element('li', 'chat-item');
+      item.dataset.chat = c.id;
+      const open = element('button', 'open-chat', c.title);
+      open.type = 'button';
+      if (c.id === current) open.setAttribute('aria-current', 'page');
+      open.addEventListener('click', () => openConversation(c.id));
+      const rename = element('button', 'secondary small', 'Rename');
+      rename.type = 'button';
+      rename.setAttribute('aria-label', `Rename “${c.title}”`);
+      rename.addEventListener('click', () => renameConversation(c));
+      const remove = element('button', 'secondary small danger', 'Delete');
+      remove.type = 'button';
+      remove.setAttribute('aria-label', `Delete “${c.title}”`);
+      remove.addEventListener('click', () => deleteConversation(c, c.id === current));
+      item.append(open, rename, remove);
+      return item;
+    }),
+  );
+  if (chats.length === 0) chatList.append(element('li', 'muted', 'Your chats appear here.'));
+}
+
+async function chatChange(path, body) {
+  const { status: code, data } = await api(path, body).catch(() => ({ status: 0, data: null }));
+  if (code === 401) {
+    showGate(data);
+    return false;
+  }
+  if (code !== 204) {
+    showNote(data?.error ?? 'That did not work; try again.', 'error');
+    return false;
+  }
+  return true;
+}
+
+async function openConversation(id) {
+  if (!(await chatChange('/api/chats/open', { id }))) return;
+  log.replaceChildren();
+  setLive(undefined);
+  connect();
+  input.focus();
+}
+
+async function renameConversation(chat) {
+  const title = window.prompt('New name of this chat', chat.title);
+  if (!title?.trim()) return;
+  if (await chatChange('/api/chats/rename', { id: chat.id, title })) loadChats();
+}
+
+async function deleteConversation(chat, current) {
+  if (!window.confirm(`Delete “${chat.title}” with its answers and their reasoning? This cannot be undone.`))
+    return;
+  if (!(await chatChange('/api/chats/delete', { id: chat.id }))) return;
+  if (current) {
+    log.replaceChildren();
+    setLive(undefined);
+    connect();
+  } else {
+    loadChats();
+  }
+  input.focus();
 }
 
 function connect() {
@@ -175,7 +314,11 @@ function connect() {
     status.textContent = '';
   });
   events.addEventListener('conversation', (e) => showConversation(JSON.parse(e.data)));
-  events.addEventListener('run', (e) => showRun(JSON.parse(e.data)));
+  events.addEventListener('run', (e) => {
+    const run = JSON.parse(e.data);
+    showRun(run);
+    if (ENDED.has(run.phase)) loadChats();
+  });
   events.addEventListener('step', (e) => {
     const { id, step } = JSON.parse(e.data);
     const item = log.querySelector(`li[data-run="${CSS.escape(id)}"]`);
@@ -210,6 +353,7 @@ async function send(text) {
   if (code === 200) {
     if (data.cleared) log.replaceChildren();
     showNote(data.reply);
+    loadChats();
   } else if (code === 401) {
     showGate(data);
     return false;
@@ -263,6 +407,7 @@ function showGate(challenge) {
   events?.close();
   clearTimeout(retryTimer);
   chat.hidden = true;
+  chatsPanel.hidden = true;
   newChatButton.hidden = true;
   signOutButton.hidden = true;
   who.hidden = true;
