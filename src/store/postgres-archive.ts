@@ -9,10 +9,26 @@ const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS "createdAt"'
 // The expression the optional trigram index (migration 7) is built on; a query must spell it the same.
 const BODY = "(question || ' ' || answer)";
 
+/** The search: candidates from the text index (and the trigram index's, `substring`), ranked. */
+const searchSql = (substring: string) =>
+  `WITH q AS (SELECT to_tsquery('english', $2) AS q),
+              candidates AS (
+                SELECT id FROM archive WHERE search @@ to_tsquery('english', $8)${substring})
+         SELECT ${ARCHIVE_COLUMNS}
+           FROM archive JOIN candidates USING (id), q
+          WHERE key = $1 AND created_at >= $3 AND created_at < $4
+            AND ($5::text IS NULL OR strpos(lower(author), lower($5)) > 0 OR principal = $5)
+          ORDER BY ts_rank(search, q.q, 1)
+                   + 0.1 * (SELECT count(*) FROM unnest($6::text[]) p WHERE ${BODY} ILIKE p) DESC,
+                   created_at DESC, id DESC
+          LIMIT $7`;
+
 /** Share of a table the rare terms of a query may match together before commoner ones stop narrowing it. */
 export const NARROW_SHARE = 0.05;
 /** How long the lexeme statistics (pg_stats, kept by ANALYZE) are reused. */
 const STATS_MS = 5 * 60_000;
+/** Least time between two flushes of the GIN indexes' pending lists (see `flushPending`). */
+export const FLUSH_MS = 60_000;
 
 /** A query's terms as tsquery pieces: each term's words (letters and digits only, so never syntax) as a phrase. */
 export function tsTerms(query: string): string[] {
@@ -50,6 +66,27 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
         return false;
       });
     return trigram;
+  };
+
+  /*
+   * GIN indexes take new rows into a pending list (fastupdate, on by default) that every search reads in
+   * full until VACUUM or autovacuum's analyze moves it into the index: thousands of turns, hundreds of
+   * pages. It made a search read ~900 pages at 20,000 turns, and its cost made the planner prefer scanning
+   * the table (see searchArchive). After a search, at most once a FLUSH_MS, the lists are moved in, in the
+   * background; a role that may not (only the indexes' owner may) is refused once and never asks again.
+   */
+  let flushedAt = 0;
+  let mayFlush = true;
+  const flushPending = () => {
+    if (!mayFlush || Date.now() - flushedAt < FLUSH_MS) return;
+    flushedAt = Date.now();
+    db.query(
+      'flush the archive indexes',
+      `SELECT gin_clean_pending_list(c.oid) FROM pg_class c
+        WHERE c.relname IN ('archive_search', 'archive_trgm') AND c.relnamespace = current_schema()::regnamespace`,
+    ).catch(() => {
+      mayFlush = false;
+    });
   };
 
   // The most common lexemes of the archive and the share of turns holding each (pg_stats, after ANALYZE).
@@ -110,31 +147,29 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
       const substring = patterns
         .map((_, i) => ` UNION SELECT id FROM archive WHERE ${BODY} ILIKE $${i + 9}`)
         .join('');
-      const { rows } = await db.query<ArchivedTurn>(
+      const params = [
+        s.key,
+        text,
+        s.from ?? 0,
+        s.to ?? Number.MAX_SAFE_INTEGER,
+        s.speaker?.trim() || null,
+        patterns,
+        s.limit,
+        narrow,
+        ...patterns,
+      ];
+      // The candidates always come from the indexes: a GIN index's estimated cost counts its whole pending
+      // list, so after a few thousand new turns the planner chose to scan the table (ILIKE on every turn,
+      // 60-90 ms at 20,000 turns) over two index scans of a few ms each.
+      const rows = await db.transaction(
         'search the archive',
-        `WITH q AS (SELECT to_tsquery('english', $2) AS q),
-              candidates AS (
-                SELECT id FROM archive WHERE search @@ to_tsquery('english', $8)${substring})
-         SELECT ${ARCHIVE_COLUMNS}
-           FROM archive JOIN candidates USING (id), q
-          WHERE key = $1 AND created_at >= $3 AND created_at < $4
-            AND ($5::text IS NULL OR strpos(lower(author), lower($5)) > 0 OR principal = $5)
-          ORDER BY ts_rank(search, q.q, 1)
-                   + 0.1 * (SELECT count(*) FROM unnest($6::text[]) p WHERE ${BODY} ILIKE p) DESC,
-                   created_at DESC, id DESC
-          LIMIT $7`,
-        [
-          s.key,
-          text,
-          s.from ?? 0,
-          s.to ?? Number.MAX_SAFE_INTEGER,
-          s.speaker?.trim() || null,
-          patterns,
-          s.limit,
-          narrow,
-          ...patterns,
-        ],
+        async (sql) => {
+          await sql('SET LOCAL enable_seqscan = off');
+          return (await sql<ArchivedTurn>(searchSql(substring), params)).rows;
+        },
+        'read',
       );
+      flushPending();
       return rows;
     },
     async archivedTurns(key, afterId, batch) {
