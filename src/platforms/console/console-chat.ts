@@ -32,7 +32,15 @@ export interface ConsoleChatOptions {
 /** The terminal chat; `finished` resolves when input ends and the last answer is out. */
 export interface ConsoleChat extends PlatformAdapter {
   finished: Promise<void>;
+  /**
+   * How many questions got no answer (failed, refused, limited or cancelled), commands failed, or lines
+   * were unknown commands: non-zero means the process should exit non-zero, so a script can tell.
+   */
+  readonly failures: number;
 }
+
+/** The reply to a `/word` that is no command. */
+export const UNKNOWN_COMMAND = 'Unknown command; try /help';
 
 const HELP =
   'Commands: /reset forgets this chat, /memory shows what is remembered, /memory notes lists the notes ' +
@@ -65,12 +73,14 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
     resolveFinished = resolve;
   });
   let rl: ReturnType<typeof createInterface> | undefined;
+  let failures = 0;
 
   /** Runs a memory command; a storage failure is reported, and the chat goes on. */
   async function command(what: string, run: () => Promise<string>): Promise<boolean> {
     try {
       write(`${await run()}\n`);
     } catch {
+      failures++;
       write(`Error: could not ${what} right now; try again.\n`);
     }
     return true;
@@ -115,8 +125,14 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       case '/tools':
         return command('list the tools', async () => formatToolsReport(await assistant.toolsIn(key)));
     }
+    // `/word …` is a command this chat does not know; `/usr/bin is…` is a question.
+    if (/^\/[a-z][\w-]*(\s|$)/i.test(text)) {
+      failures++;
+      write(`${UNKNOWN_COMMAND}\n`);
+      return true;
+    }
     current = new AbortController();
-    await askAndRender({
+    const view = await askAndRender({
       assistant,
       request: { key, author: options.author, text, asker },
       renderer: createConsoleRenderer(terminal),
@@ -125,12 +141,16 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       logger: options.logger,
     });
     current = undefined;
+    if (view.phase !== 'final') failures++;
     return true;
   }
 
   return {
     name: 'console',
     finished,
+    get failures() {
+      return failures;
+    },
     async start() {
       rl = createInterface({ input: options.input, output: tty ? output : undefined, terminal: tty });
       if (tty) {
