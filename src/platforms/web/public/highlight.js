@@ -56,17 +56,12 @@ export function tokenize(text, lang = '') {
     if (prev && prev.kind === kind) prev.text += piece;
     else pieces.push({ kind, text: piece });
   };
-  for (const m of text.matchAll(pattern(lang.toLowerCase()))) {
+  const language = lang.toLowerCase();
+  // SQL's keywords are written in either case.
+  const keyword = (word) => KEYWORDS.has(language === 'sql' ? word.toLowerCase() : word);
+  for (const m of text.matchAll(pattern(language))) {
     push('plain', text.slice(at, m.index));
-    const kind = m[1]
-      ? 'comment'
-      : m[2]
-        ? 'string'
-        : m[3]
-          ? 'number'
-          : KEYWORDS.has(m[4])
-            ? 'keyword'
-            : 'plain';
+    const kind = m[1] ? 'comment' : m[2] ? 'string' : m[3] ? 'number' : keyword(m[4]) ? 'keyword' : 'plain';
     push(kind, m[0]);
     at = m.index + m[0].length;
   }
