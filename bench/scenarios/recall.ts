@@ -2,7 +2,7 @@
 // facts, asked about with paraphrased questions; the "scripted model" calls recall with the question's
 // keywords (what the tool's query terms keep of them). Measures recall@5, search latency (p50/p99) and
 // archive size on SQLite, and on Postgres when TEST_DATABASE_URL is set; then again at 200,000 turns.
-// Run alone: npx tsx bench/scenarios/recall.ts [--quick] [--turns 20000,200000] [--store sqlite|postgres].
+// Run alone: npx tsx bench/scenarios/recall.ts [--quick] [--turns 20000,200000] [--store sqlite|postgres] [--vacuum].
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,6 +154,7 @@ export async function fill(store: Store, total: number, planted: Fact[]) {
 
 export async function measure(store: Store, planted: Fact[]) {
   const times: number[] = [];
+  const slow: { ms: number; at: string }[] = [];
   let found = 0;
   let maxTokens = 0;
   for (let round = 0; round < 3; round++) {
@@ -161,6 +162,10 @@ export async function measure(store: Store, planted: Fact[]) {
       const start = performance.now();
       const hits = await store.searchArchive({ key: KEY, query: fact.ask, limit: 5 });
       times.push(performance.now() - start);
+      slow.push({
+        ms: Math.round((performance.now() - start) * 10) / 10,
+        at: `round ${round}, fact ${planted.indexOf(fact)}`,
+      });
       if (round === 0) {
         if (hits.some((h) => h.answer.includes(fact.value))) found++;
         maxTokens = Math.max(maxTokens, countTokens(formatHits(hits, RECALL_MAX_TOKENS)));
@@ -170,7 +175,9 @@ export async function measure(store: Store, planted: Fact[]) {
   times.sort((a, b) => a - b);
   const pct = (p: number) =>
     Math.round(times[Math.min(times.length - 1, Math.floor(p * times.length))]! * 100) / 100;
-  return { found, p50: pct(0.5), p99: pct(0.99), maxTokens };
+  // The slowest searches, to tell a cold start (first round) from a slow kind of question.
+  const slowest = slow.sort((a, b) => b.ms - a.ms).slice(0, 5);
+  return { found, p50: pct(0.5), p99: pct(0.99), maxTokens, slowest };
 }
 
 /** What a direct run (`npx tsx bench/scenarios/recall.ts`) may choose besides `--quick`. */
@@ -179,6 +186,8 @@ export interface RecallOptions {
   sizes?: number[];
   /** `--store sqlite|postgres`: only that store (Postgres needs TEST_DATABASE_URL). */
   store?: 'sqlite' | 'postgres';
+  /** `--vacuum`: VACUUM the Postgres archive after filling it, as autovacuum would, before measuring. */
+  vacuum?: boolean;
 }
 
 export async function run(options: ScenarioOptions & RecallOptions): Promise<ScenarioReport> {
@@ -213,7 +222,9 @@ export async function run(options: ScenarioOptions & RecallOptions): Promise<Sce
         await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         const store = await openPostgresStore(parsePostgresUrl(u.toString()), { poolSize: 2 });
         await fill(store, total, planted);
-        await admin.query(`ANALYZE "${schema}".archive`);
+        // --vacuum: as autovacuum leaves a table in production (hint bits set, GIN pending lists merged);
+        // without it, as a bulk fill leaves it on a server whose autovacuum is off or has not run yet.
+        await admin.query(`${options.vacuum ? 'VACUUM ' : ''}ANALYZE "${schema}".archive`);
         const m = await measure(store, planted);
         await store.close();
         const size = await admin.query<{ b: string }>(
@@ -323,6 +334,8 @@ if (process.argv[1]?.endsWith('recall.ts')) {
     quick: process.argv.includes('--quick'),
     sizes: turns ? turns.split(',').map(Number) : undefined,
     store: store === 'sqlite' || store === 'postgres' ? store : undefined,
+    vacuum: process.argv.includes('--vacuum'),
   });
+  console.log(JSON.stringify(report.data, null, 1));
   console.log(JSON.stringify(report.tables, null, 1), report.notes, report.targets);
 }

@@ -9,19 +9,22 @@ const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS "createdAt"'
 // The expression the optional trigram index (migration 7) is built on; a query must spell it the same.
 const BODY = "(question || ' ' || answer)";
 
-/** The search: candidates from the text index (and the trigram index's, `substring`), ranked. */
+/**
+ * The search: candidates from the text index (and, with `substring`, each trigram index scan), then the
+ * channel's among them, ranked. Run with the planner's table scans and hash and merge joins off (see
+ * searchArchive), so the candidates come from the indexes and each is fetched by its id.
+ */
 const searchSql = (substring: string) =>
   `WITH q AS (SELECT to_tsquery('english', $2) AS q),
-              candidates AS (
-                SELECT id FROM archive WHERE search @@ to_tsquery('english', $8)${substring})
-         SELECT ${ARCHIVE_COLUMNS}
-           FROM archive JOIN candidates USING (id), q
-          WHERE key = $1 AND created_at >= $3 AND created_at < $4
-            AND ($5::text IS NULL OR strpos(lower(author), lower($5)) > 0 OR principal = $5)
-          ORDER BY ts_rank(search, q.q, 1)
-                   + 0.1 * (SELECT count(*) FROM unnest($6::text[]) p WHERE ${BODY} ILIKE p) DESC,
-                   created_at DESC, id DESC
-          LIMIT $7`;
+        candidates AS (SELECT id FROM archive WHERE search @@ to_tsquery('english', $8)${substring})
+   SELECT ${ARCHIVE_COLUMNS}
+     FROM archive JOIN candidates USING (id), q
+    WHERE key = $1 AND created_at >= $3 AND created_at < $4
+      AND ($5::text IS NULL OR strpos(lower(author), lower($5)) > 0 OR principal = $5)
+    ORDER BY ts_rank(search, q.q, 1)
+             + 0.1 * (SELECT count(*) FROM unnest($6::text[]) p WHERE ${BODY} ILIKE p) DESC,
+             created_at DESC, id DESC
+    LIMIT $7`;
 
 /** Share of a table the rare terms of a query may match together before commoner ones stop narrowing it. */
 export const NARROW_SHARE = 0.05;
@@ -143,7 +146,7 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
       const patterns = (await hasTrigram()) ? likePatterns(s.query) : [];
       if ((!text && patterns.length === 0) || s.limit < 1) return [];
       const narrow = (await narrowed(terms)).join(' | ');
-      // Candidates from each index apart, then ranked: an OR in one WHERE makes the planner scan the table.
+      // Each index apart: an OR of them in one WHERE let the planner read every turn of the channel instead.
       const substring = patterns
         .map((_, i) => ` UNION SELECT id FROM archive WHERE ${BODY} ILIKE $${i + 9}`)
         .join('');
@@ -158,13 +161,17 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
         narrow,
         ...patterns,
       ];
-      // The candidates always come from the indexes: a GIN index's estimated cost counts its whole pending
-      // list, so after a few thousand new turns the planner chose to scan the table (ILIKE on every turn,
-      // 60-90 ms at 20,000 turns) over two index scans of a few ms each.
+      // The candidates always come from the indexes and are fetched by id: a GIN index's estimated cost
+      // counts its whole pending list, so after a few thousand new turns the planner chose to scan the
+      // table (ILIKE on every turn: 60-90 ms at 20,000 turns) over index scans of a few ms; and where it
+      // overestimated the candidates it hash-joined them with every turn of the channel (130 ms at 200,000).
+      // A nested loop over even 5% of 200,000 turns (the narrowing's bound) is a few ms.
       const rows = await db.transaction(
         'search the archive',
         async (sql) => {
-          await sql('SET LOCAL enable_seqscan = off');
+          await sql(
+            'SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off',
+          );
           return (await sql<ArchivedTurn>(searchSql(substring), params)).rows;
         },
         'read',
