@@ -30,8 +30,6 @@ const searchSql = (substring: string) =>
 export const NARROW_SHARE = 0.05;
 /** How long the lexeme statistics (pg_stats, kept by ANALYZE) are reused. */
 const STATS_MS = 5 * 60_000;
-/** Least time between two flushes of the GIN indexes' pending lists (see `flushPending`). */
-export const FLUSH_MS = 60_000;
 
 /** A query's terms as tsquery pieces: each term's words (letters and digits only, so never syntax) as a phrase. */
 export function tsTerms(query: string): string[] {
@@ -69,27 +67,6 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
         return false;
       });
     return trigram;
-  };
-
-  /*
-   * GIN indexes take new rows into a pending list (fastupdate, on by default) that every search reads in
-   * full until VACUUM or autovacuum's analyze moves it into the index: thousands of turns, hundreds of
-   * pages. It made a search read ~900 pages at 20,000 turns, and its cost made the planner prefer scanning
-   * the table (see searchArchive). After a search, at most once a FLUSH_MS, the lists are moved in, in the
-   * background; a role that may not (only the indexes' owner may) is refused once and never asks again.
-   */
-  let flushedAt = 0;
-  let mayFlush = true;
-  const flushPending = () => {
-    if (!mayFlush || Date.now() - flushedAt < FLUSH_MS) return;
-    flushedAt = Date.now();
-    db.query(
-      'flush the archive indexes',
-      `SELECT gin_clean_pending_list(c.oid) FROM pg_class c
-        WHERE c.relname IN ('archive_search', 'archive_trgm') AND c.relnamespace = current_schema()::regnamespace`,
-    ).catch(() => {
-      mayFlush = false;
-    });
   };
 
   // The most common lexemes of the archive and the share of turns holding each (pg_stats, after ANALYZE).
@@ -161,11 +138,12 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
         narrow,
         ...patterns,
       ];
-      // The candidates always come from the indexes and are fetched by id: a GIN index's estimated cost
-      // counts its whole pending list, so after a few thousand new turns the planner chose to scan the
-      // table (ILIKE on every turn: 60-90 ms at 20,000 turns) over index scans of a few ms; and where it
+      // The candidates always come from the indexes and are fetched by id. GIN indexes take new rows into a
+      // pending list (fastupdate) that VACUUM merges in; until then every search reads it (up to 4 MB: a
+      // few ms), and the planner counts it in the index's cost: after a few thousand new turns it chose to
+      // scan the table (ILIKE on every turn: 60-90 ms at 20,000 turns) over index scans; and where it
       // overestimated the candidates it hash-joined them with every turn of the channel (130 ms at 200,000).
-      // A nested loop over even 5% of 200,000 turns (the narrowing's bound) is a few ms.
+      // A nested loop over the candidates (the narrowing keeps them to a few % of the turns) is a few ms.
       const rows = await db.transaction(
         'search the archive',
         async (sql) => {
@@ -176,7 +154,6 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
         },
         'read',
       );
-      flushPending();
       return rows;
     },
     async archivedTurns(key, afterId, batch) {
