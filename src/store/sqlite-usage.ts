@@ -155,7 +155,8 @@ export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
     },
     async complete(id, result) {
       try {
-        if (finish.run({ id, ...spentOf(result), answered_by: result.answeredBy ?? null }).changes === 1) return;
+        if (finish.run({ id, ...spentOf(result), answered_by: result.answeredBy ?? null }).changes === 1)
+          return;
         const found = selectOutcome.get(id)?.outcome;
         throw new StorageError(
           found ? `The usage record ${id} is ${found}, not pending` : `There is no usage record ${id}`,
