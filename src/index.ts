@@ -106,6 +106,7 @@ async function main(): Promise<void> {
         rateLimited: metrics?.rateLimited,
         line: runQueue,
         shards: coordination.shards,
+        store,
       }),
     );
   }

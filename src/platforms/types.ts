@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Assistant } from '../core/assistant.js';
 import type { Logger, SecretPattern } from '../core/logger.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
+import type { WebChatStore } from '../core/ports/web-chat-store.js';
 import type { HttpRoutes } from '../server/http-server.js';
 import type { ShardLeases } from './shard-leases.js';
 
@@ -33,6 +34,8 @@ export interface PlatformDeps {
   rateLimited?: ((platform: string) => void) | undefined;
   /** The assistant's line of questions: deliveries are admitted once, in arrival order (shared by replicas). */
   line?: RunQueue | undefined;
+  /** The bot's database, for what a platform keeps itself (the web chat's conversations and their steps). */
+  store?: WebChatStore | undefined;
   /** Discord shard leases shared by replicas; unset for one process (no election). */
   shards?: ShardLeases | undefined;
 }

@@ -19,6 +19,8 @@ export interface TestCore {
   /** The scripted model server: `fake.script(...)` its replies, read `fake.requests`. */
   fake: FakeOpenAI;
   config: Config;
+  /** The core's store (as wrapped), which the app also hands the platforms (the web chat's history). */
+  store: Store;
   /** The MCP servers of `MCP_CONFIG`, when it is set. */
   mcp: McpToolSource | undefined;
   /** The log lines written (as the root's logger writes them, secrets scrubbed) when `logLines` was asked for. */
@@ -88,6 +90,7 @@ export async function startTestCore(
       core,
       fake,
       config,
+      store,
       mcp,
       logs,
       dir,

@@ -57,8 +57,6 @@ export interface WebAdapterOptions {
    * the current conversation from memory only.
    */
   chats?: WebChatStore | undefined;
-  /** Called once the adapter has stopped (closes a store opened for it). */
-  onStopped?: () => Promise<void>;
 }
 
 /** A request's context once let in. */
@@ -330,7 +328,6 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     await work.drain(config.SHUTDOWN_GRACE_MS);
     for (const session of sessions.all()) for (const client of session.clients) client.close();
     started = false;
-    await options.onStopped?.();
   }
 
   return {

@@ -6,13 +6,8 @@ export const webPlatform: PlatformEntry = {
   enabled: (config) => config.WEB_CHAT,
   needsHttp: (config) => config.WEB_CHAT,
   async create(deps) {
-    const [{ createWebAdapter }, { createStore }] = await Promise.all([
-      import('./create-web-adapter.js'),
-      import('../../store/create-store.js'),
-    ]);
-    // The conversations (sidebar, answers with their steps) live in the bot's database, reached by a
-    // connection of the web chat's own (a small pool on Postgres), closed when the web chat stops.
-    const chats = await createStore(deps.config.DATABASE_URL, { poolSize: 2 });
-    return createWebAdapter(deps, { chats, onStopped: () => chats.close() });
+    const { createWebAdapter } = await import('./create-web-adapter.js');
+    // The conversations (sidebar, answers with their steps) live in the bot's own database.
+    return createWebAdapter(deps, { chats: deps.store });
   },
 };

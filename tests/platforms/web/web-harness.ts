@@ -2,7 +2,6 @@ import { createLogger } from '../../../src/core/logger.js';
 import { createWebAdapter, type WebAdapter } from '../../../src/platforms/web/create-web-adapter.js';
 import type { WebRun } from '../../../src/platforms/web/web-run.js';
 import { createHttpServer } from '../../../src/server/http-server.js';
-import { createStore } from '../../../src/store/create-store.js';
 import type { FakeOpenAIOptions } from '../../fakes/openai-server.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 import { type EventFeed, WebClient } from './web-client.js';
@@ -28,14 +27,12 @@ export async function startWebBed(
   const test = await startTestCore({ WEB_CHAT: 'true', ...env }, fake);
   const logger = createLogger({ level: 'silent', secrets: [] });
   const http = createHttpServer({ logger, readiness: () => [] });
-  // As the web platform does: the conversations on a connection of their own to the bot's database.
-  const chats = await createStore(test.config.DATABASE_URL);
   const adapter = createWebAdapter(
     { config: test.config, assistant: test.core.assistant, logger, http },
     {
       announce: () => {},
-      chats,
-      onStopped: () => chats.close(),
+      // As the app does: the conversations in the bot's own store.
+      chats: test.store,
       ...(options.now ? { now: options.now } : {}),
     },
   );
