@@ -5,7 +5,7 @@ import { parseRate } from './core/governance/rate.js';
 import { DEFAULT_READ_FILE_DENY } from './core/tools/deny-list.js';
 import { isLoopback } from './platforms/web/loopback.js';
 import { sqlitePathOf } from './store/create-store.js';
-import { isPostgresUrl, parsePostgresUrl } from './store/postgres-url.js';
+import { isPostgresUrl, parsePostgresUrl } from './store/postgres/postgres-url.js';
 
 // Node timers take at most 2^31-1 ms; a larger value would fire at once.
 const int = (fallback: number, min = 1) =>

@@ -10,9 +10,9 @@ import pg from 'pg';
 import { countTokens } from '../../src/core/memory/tokens.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { formatHits } from '../../src/core/tools/recall.js';
-import { openPostgresStore } from '../../src/store/postgres-store.js';
-import { parsePostgresUrl } from '../../src/store/postgres-url.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { ScenarioOptions, ScenarioReport } from '../support/report.js';
 
 export const KEY = 'slack:T1:C1';

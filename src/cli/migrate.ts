@@ -1,10 +1,10 @@
 import dotenv from 'dotenv';
 import { ConfigError } from '../core/errors.js';
 import { sqlitePathOf } from '../store/create-store.js';
-import { openPostgresImport } from '../store/postgres-import.js';
-import { isPostgresUrl, type PostgresTarget, parsePostgresUrl } from '../store/postgres-url.js';
-import { openSqliteExport } from '../store/sqlite-export.js';
-import { SQLITE_MEMORY_PATH } from '../store/sqlite-paths.js';
+import { openPostgresImport } from '../store/postgres/postgres-import.js';
+import { isPostgresUrl, type PostgresTarget, parsePostgresUrl } from '../store/postgres/postgres-url.js';
+import { openSqliteExport } from '../store/sqlite/sqlite-export.js';
+import { SQLITE_MEMORY_PATH } from '../store/sqlite/sqlite-paths.js';
 import { exitWith, runCli } from './cli-exit.js';
 import { MIGRATE_SYNOPSIS, MigrateArgsError, parseMigrateArgs } from './migrate-args.js';
 

@@ -6,7 +6,7 @@ import type { Store } from '../core/ports/store.js';
 import type { UsageGrouping } from '../core/ports/usage-store.js';
 import { feedbackLine } from '../platforms/shared/format-usage.js';
 import { createStore, sqlitePathOf } from '../store/create-store.js';
-import { SQLITE_MEMORY_PATH } from '../store/sqlite-paths.js';
+import { SQLITE_MEMORY_PATH } from '../store/sqlite/sqlite-paths.js';
 import { dayIn } from '../store/usage-days.js';
 import { nextDay, startOfDay } from './calendar.js';
 import { exitWith, oneLine, runCli } from './cli-exit.js';

@@ -1,9 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from '../core/errors.js';
 import type { Store } from '../core/ports/store.js';
-import type { PostgresOptions } from './postgres-db.js';
-import { isPostgresUrl, parsePostgresUrl } from './postgres-url.js';
-import { SQLITE_MEMORY_PATH } from './sqlite-paths.js';
+import type { PostgresOptions } from './postgres/postgres-db.js';
+import { isPostgresUrl, parsePostgresUrl } from './postgres/postgres-url.js';
+import { SQLITE_MEMORY_PATH } from './sqlite/sqlite-paths.js';
 
 const SUPPORTED =
   'supported: sqlite:<path> (e.g. sqlite:./data/thinkthread.db, sqlite:/var/lib/thinkthread.db, sqlite::memory:) ' +
@@ -35,9 +35,9 @@ export function sqlitePathOf(databaseUrl: string, cwd = process.cwd()): string {
 export async function createStore(databaseUrl: string, postgres: PostgresOptions = {}): Promise<Store> {
   // Only the driver in use is loaded (pg and better-sqlite3 cost 10–15 MB each).
   if (isPostgresUrl(databaseUrl)) {
-    const { openPostgresStore } = await import('./postgres-store.js');
+    const { openPostgresStore } = await import('./postgres/postgres-store.js');
     return openPostgresStore(parsePostgresUrl(databaseUrl), postgres);
   }
-  const { openSqliteStore } = await import('./sqlite-store.js');
+  const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
   return openSqliteStore(sqlitePathOf(databaseUrl));
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '../core/logger.js';
 import type { QueueWaitObserver, RunQueue, RunQueueLimits } from '../core/ports/run-queue.js';
 import type { ShardLeases } from '../platforms/shard-leases.js';
-import { isPostgresUrl, parsePostgresUrl } from './postgres-url.js';
+import { isPostgresUrl, parsePostgresUrl } from './postgres/postgres-url.js';
 
 /** How replicas sharing one database cooperate; all unset for SQLite (one process, everything in memory). */
 export interface Coordination {
@@ -43,10 +43,10 @@ export async function openCoordination(
     { openPostgresSession },
     { createPostgresShardLeases },
   ] = await Promise.all([
-    import('./postgres-db.js'),
-    import('./postgres-run-queue.js'),
-    import('./postgres-session.js'),
-    import('./postgres-shard-leases.js'),
+    import('./postgres/postgres-db.js'),
+    import('./postgres/postgres-run-queue.js'),
+    import('./postgres/postgres-session.js'),
+    import('./postgres/postgres-shard-leases.js'),
   ]);
   const target = parsePostgresUrl(databaseUrl);
   const session = await openPostgresSession(target, options.logger);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { runCli } from '../helpers/run-cli.js';
 
 describe('npm run export', () => {

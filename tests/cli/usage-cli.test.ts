@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageRecord } from '../../src/core/ports/usage-store.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const usage = (args: string[], env: Record<string, string>, cwd: string) => runCli('usage', args, cwd, env);

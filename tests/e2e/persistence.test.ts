@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { chatResponder, isSummaryRequest, shownText } from '../core/memory/fixture.js';
 import { type FakeOpenAI, type Responder, startFakeOpenAI } from '../fakes/openai-server.js';
 import { spawnBot } from '../helpers/spawn-bot.js';

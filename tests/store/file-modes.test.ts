@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 const tsxLoader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
-const storeModule = pathToFileURL(join(root, 'src/store/sqlite-store.ts')).href;
+const storeModule = pathToFileURL(join(root, 'src/store/sqlite/sqlite-store.ts')).href;
 
 // Under umask 000, opens a store in folders that do not exist yet, writes a turn, and reports the modes
 // of the folders, the file and its -wal and -shm while the store is open.

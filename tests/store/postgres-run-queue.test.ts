@@ -3,7 +3,7 @@ import { StorageError } from '../../src/core/errors.js';
 import type { Interrupted, RunQueue, RunQueueLimits } from '../../src/core/ports/run-queue.js';
 import { createStore } from '../../src/store/create-store.js';
 import { type Coordination, openCoordination } from '../../src/store/open-coordination.js';
-import { lockKeys } from '../../src/store/postgres-session.js';
+import { lockKeys } from '../../src/store/postgres/postgres-session.js';
 import { runQueueContract } from '../contract/run-queue-contract.js';
 import { createGate } from '../helpers/gate.js';
 import { waitUntil } from '../helpers/wait-until.js';

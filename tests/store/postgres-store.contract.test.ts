@@ -1,6 +1,6 @@
 import type { Store } from '../../src/core/ports/store.js';
-import { openPostgresStore } from '../../src/store/postgres-store.js';
-import { parsePostgresUrl } from '../../src/store/postgres-url.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
 import { archiveContract } from '../contract/archive-contract.js';
 import { feedbackContract } from '../contract/feedback-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/errors.js';
-import { isPostgresUrl, parsePostgresUrl } from '../../src/store/postgres-url.js';
+import { isPostgresUrl, parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
 
 const SECRET = 'pa:ss@w/rd s3cret';
 const withSecret = `postgres://bot:${encodeURIComponent(SECRET)}@db.internal:6543/thinkthread`;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/sqlite-migrations.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 describe('SQLite migration 7 (recall)', () => {
   it('archives the turns still verbatim in a database of schema 6', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../../src/core/ports/store.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { archiveContract } from '../contract/archive-contract.js';
 import { feedbackContract } from '../contract/feedback-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StorageError } from '../../src/core/errors.js';
 import type { ConversationStore, NewTurn } from '../../src/core/ports/conversation-store.js';
-import { MIGRATIONS } from '../../src/store/sqlite-migrations.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 
 const turn = (n: number, author = 'alice'): NewTurn => ({
   author,

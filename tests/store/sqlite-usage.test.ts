@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS } from '../../src/store/sqlite-migrations.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { MIGRATIONS } from '../../src/store/sqlite/sqlite-migrations.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { startWorker } from './spawn-worker.js';
 
 // The behaviour every store shares is in sqlite-store.contract.test.ts; this file keeps what is SQLite's own.

@@ -6,7 +6,7 @@ import type { Store } from '../../../src/core/ports/store.js';
 import { loadPrompts } from '../../../src/core/prompts.js';
 import { createRecallTool } from '../../../src/core/tools/recall.js';
 import { createRememberTool } from '../../../src/core/tools/remember.js';
-import { openSqliteStore } from '../../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { type FakeOpenAI, type RecordedRequest, startFakeOpenAI } from '../../fakes/openai-server.js';
 
 const KEY = 'slack:T1:C1';

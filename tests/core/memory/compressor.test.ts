@@ -4,7 +4,7 @@ import type { Summarizer } from '../../../src/core/memory/summarizer.js';
 import { turnTokens } from '../../../src/core/memory/tokens.js';
 import type { MemoryBudget, Turn } from '../../../src/core/memory/types.js';
 import type { ConversationStore } from '../../../src/core/ports/conversation-store.js';
-import { openSqliteStore } from '../../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { waitUntil, withDeadline } from '../../helpers/wait-until.js';
 
 const turn = (n: number): Turn => ({ author: 'alice', question: `question ${n}`, answer: `answer ${n}` });

@@ -8,7 +8,7 @@ import { createSummarizer, type Summarizer } from '../../../src/core/memory/summ
 import type { ChannelMemory, MemoryBudget } from '../../../src/core/memory/types.js';
 import type { ConversationStore } from '../../../src/core/ports/conversation-store.js';
 import { loadPrompts } from '../../../src/core/prompts.js';
-import { openSqliteStore } from '../../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import {
   type FakeOpenAI,
   type RecordedRequest,

@@ -8,7 +8,7 @@ import { startRetention } from '../../../src/core/memory/retention.js';
 import type { Store } from '../../../src/core/ports/store.js';
 import { createConsoleChat } from '../../../src/platforms/console/console-chat.js';
 import { runCommand } from '../../../src/platforms/web/commands.js';
-import { openSqliteStore } from '../../../src/store/sqlite-store.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 const asker = (principal: string, admin = false): Asker => ({

@@ -125,7 +125,9 @@ describe.runIf(browserTestsRun())(
       await page.locator('#chat-list .open-chat', { hasText: 'Arithmetic' }).waitFor();
       page.once('dialog', (d) => d.accept());
       await page.getByRole('button', { name: 'Delete “show it as code”' }).click();
-      await page.locator('#chat-list .open-chat', { hasText: 'show it as code' }).waitFor({ state: 'detached' });
+      await page
+        .locator('#chat-list .open-chat', { hasText: 'show it as code' })
+        .waitFor({ state: 'detached' });
       expect(await titles(page)).toEqual(['Arithmetic']);
 
       // A restart of the bot on the same database: still there, with the steps.

@@ -1,8 +1,8 @@
-import { isIdentifierLike, searchTerms, termWords } from '../core/memory/recall-query.js';
-import type { ArchivedTurn, ArchiveStore } from '../core/ports/archive-store.js';
-import type { NotesStore, StoredNote } from '../core/ports/notes-store.js';
+import { isIdentifierLike, searchTerms, termWords } from '../../core/memory/recall-query.js';
+import type { ArchivedTurn, ArchiveStore } from '../../core/ports/archive-store.js';
+import type { NotesStore, StoredNote } from '../../core/ports/notes-store.js';
+import { FORGOTTEN_USER } from '../sqlite/sqlite-archive.js';
 import type { PostgresDb } from './postgres-db.js';
-import { FORGOTTEN_USER } from './sqlite-archive.js';
 
 const ARCHIVE_COLUMNS = 'id, key, author, principal, question, answer, created_at AS "createdAt"';
 const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS "createdAt"';

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { StorageError } from '../core/errors.js';
+import { StorageError } from '../../core/errors.js';
 import { openPostgresDb, type PostgresDb, type PostgresOptions } from './postgres-db.js';
 import type { PostgresTarget } from './postgres-url.js';
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { StorageError } from '../core/errors.js';
+import { StorageError } from '../../core/errors.js';
 import {
   type Admission,
   type BudgetRule,
@@ -11,7 +11,9 @@ import {
   type UsageStart,
   type UsageStore,
   type UsageTotals,
-} from '../core/ports/usage-store.js';
+} from '../../core/ports/usage-store.js';
+import { QUARTER_HOUR_MS } from '../usage-days.js';
+import { mergeByDay, orderTotals } from '../usage-totals.js';
 import {
   nothingSpent,
   recordOf,
@@ -20,8 +22,6 @@ import {
   spentOf,
   type UsageRow,
 } from './sqlite-usage-rows.js';
-import { QUARTER_HOUR_MS } from './usage-days.js';
-import { mergeByDay, orderTotals } from './usage-totals.js';
 
 /** Wraps whatever a statement threw into a StorageError saying what could not be done. */
 export type FailWith = (what: string, err: unknown) => StorageError;

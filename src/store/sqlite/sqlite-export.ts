@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
-import { StorageError } from '../core/errors.js';
-import type { ArchivedTurn } from '../core/ports/archive-store.js';
-import type { StoredSetting } from '../core/ports/channel-settings-store.js';
-import type { StoredTurn } from '../core/ports/conversation-store.js';
-import type { StoredNote } from '../core/ports/notes-store.js';
-import type { StoredUsageRecord } from '../core/ports/usage-store.js';
+import { StorageError } from '../../core/errors.js';
+import type { ArchivedTurn } from '../../core/ports/archive-store.js';
+import type { StoredSetting } from '../../core/ports/channel-settings-store.js';
+import type { StoredTurn } from '../../core/ports/conversation-store.js';
+import type { StoredNote } from '../../core/ports/notes-store.js';
+import type { StoredUsageRecord } from '../../core/ports/usage-store.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
 import { recordOf, type UsageRow } from './sqlite-usage-rows.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BudgetRule, RateRule, UsageScope, UsageStart } from '../core/ports/usage-store.js';
+import type { BudgetRule, RateRule, UsageScope, UsageStart } from '../../core/ports/usage-store.js';
 
 /** One transaction-scoped advisory lock an admit takes. */
 export interface AdmitLock {

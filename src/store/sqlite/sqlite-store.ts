@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, constants, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { StorageError } from '../core/errors.js';
+import { StorageError } from '../../core/errors.js';
 import type {
   Compaction,
   ConversationSnapshot,
@@ -9,8 +9,8 @@ import type {
   NewTurn,
   StoredTurn,
   TurnWindow,
-} from '../core/ports/conversation-store.js';
-import type { Store } from '../core/ports/store.js';
+} from '../../core/ports/conversation-store.js';
+import type { Store } from '../../core/ports/store.js';
 import { sqliteArchive } from './sqlite-archive.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
 import { migrate } from './sqlite-migrations.js';

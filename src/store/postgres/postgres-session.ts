@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { StorageError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
+import { StorageError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /** The NOTIFY channel every replica listens on; payloads start with the schema, so schemas never mix. */

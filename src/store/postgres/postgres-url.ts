@@ -1,4 +1,4 @@
-import { ConfigError } from '../core/errors.js';
+import { ConfigError } from '../../core/errors.js';
 
 /** How to reach one Postgres database, parsed from a `postgres://` URL. */
 export interface PostgresTarget {

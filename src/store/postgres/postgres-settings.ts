@@ -1,4 +1,4 @@
-import type { ChannelSettingsStore } from '../core/ports/channel-settings-store.js';
+import type { ChannelSettingsStore } from '../../core/ports/channel-settings-store.js';
 import type { PostgresDb } from './postgres-db.js';
 
 /** The channel settings half of the Postgres store; each method is one statement or one transaction. */

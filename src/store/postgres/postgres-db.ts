@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StorageError } from '../core/errors.js';
+import { StorageError } from '../../core/errors.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /** How the pool behind a Postgres store is sized and bounded in time. */

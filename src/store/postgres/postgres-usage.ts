@@ -1,4 +1,4 @@
-import { StorageError } from '../core/errors.js';
+import { StorageError } from '../../core/errors.js';
 import {
   type Admission,
   type BudgetRule,
@@ -9,12 +9,12 @@ import {
   type UsageStart,
   type UsageStore,
   type UsageTotals,
-} from '../core/ports/usage-store.js';
+} from '../../core/ports/usage-store.js';
+import { nothingSpent, recordOf, rowOf, spentOf, type UsageRow } from '../sqlite/sqlite-usage-rows.js';
+import { QUARTER_HOUR_MS } from '../usage-days.js';
+import { mergeByDay, orderTotals } from '../usage-totals.js';
 import type { PostgresDb, Sql } from './postgres-db.js';
 import { admitLocks } from './postgres-usage-locks.js';
-import { nothingSpent, recordOf, rowOf, spentOf, type UsageRow } from './sqlite-usage-rows.js';
-import { QUARTER_HOUR_MS } from './usage-days.js';
-import { mergeByDay, orderTotals } from './usage-totals.js';
 
 const TAKEN = "outcome IN ('pending', 'answered', 'failed', 'cancelled')";
 const COLUMNS = `id, at, platform, key, user_id, origin, model, protocol, outcome, model_calls, prompt_tokens,

@@ -1,4 +1,4 @@
-import type { FeedbackStore } from '../core/ports/feedback-store.js';
+import type { FeedbackStore } from '../../core/ports/feedback-store.js';
 import type { PostgresDb } from './postgres-db.js';
 
 const UPSERT = `INSERT INTO feedback (platform, run_id, user_id, key, vote, comment, at)

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { WebChat, WebChatRun, WebChatStore } from '../core/ports/web-chat-store.js';
+import type { WebChat, WebChatRun, WebChatStore } from '../../core/ports/web-chat-store.js';
 import type { FailWith } from './sqlite-usage.js';
 
 const CHAT_COLUMNS = 'key, title, created_at AS createdAt, updated_at AS updatedAt';

@@ -1,4 +1,4 @@
-import type { WebChat, WebChatRun, WebChatStore } from '../core/ports/web-chat-store.js';
+import type { WebChat, WebChatRun, WebChatStore } from '../../core/ports/web-chat-store.js';
 import { type PostgresDb, Rollback } from './postgres-db.js';
 
 const CHAT_COLUMNS = 'key, title, created_at AS "createdAt", updated_at AS "updatedAt"';

@@ -1,5 +1,5 @@
-import type { ConversationStore, StoredTurn } from '../core/ports/conversation-store.js';
-import type { Store } from '../core/ports/store.js';
+import type { ConversationStore, StoredTurn } from '../../core/ports/conversation-store.js';
+import type { Store } from '../../core/ports/store.js';
 import { postgresArchive } from './postgres-archive.js';
 import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
 import { postgresFeedback } from './postgres-feedback.js';

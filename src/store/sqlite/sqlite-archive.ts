@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { StorageError } from '../core/errors.js';
-import { searchTerms, substringStem } from '../core/memory/recall-query.js';
-import type { ArchivedTurn, ArchiveStore, ForgetReport } from '../core/ports/archive-store.js';
-import type { NotesStore, StoredNote } from '../core/ports/notes-store.js';
+import type { StorageError } from '../../core/errors.js';
+import { searchTerms, substringStem } from '../../core/memory/recall-query.js';
+import type { ArchivedTurn, ArchiveStore, ForgetReport } from '../../core/ports/archive-store.js';
+import type { NotesStore, StoredNote } from '../../core/ports/notes-store.js';
 
 /** What a usage record says instead of the person, once they asked to be forgotten. */
 export const FORGOTTEN_USER = 'forgotten';

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { FeedbackStore, FeedbackTotals } from '../core/ports/feedback-store.js';
+import type { FeedbackStore, FeedbackTotals } from '../../core/ports/feedback-store.js';
 import type { FailWith } from './sqlite-usage.js';
 
 const UPSERT = `INSERT INTO feedback (platform, run_id, user_id, key, vote, comment, at)

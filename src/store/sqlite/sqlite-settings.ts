@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ChannelSettingsStore, StoredSettings } from '../core/ports/channel-settings-store.js';
+import type { ChannelSettingsStore, StoredSettings } from '../../core/ports/channel-settings-store.js';
 import type { FailWith } from './sqlite-usage.js';
 
 /** The channel settings half of the SQLite store; each method is one transaction. */

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import { StorageError } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
+import { StorageError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
 import type {
   Arrival,
   Interrupted,
@@ -8,9 +8,9 @@ import type {
   QueueWaitObserver,
   RunQueue,
   RunQueueLimits,
-} from '../core/ports/run-queue.js';
-import { DEDUPE_TTL_MS } from '../core/runs/delivery-dedupe.js';
-import { createLimiter } from '../core/util/create-limiter.js';
+} from '../../core/ports/run-queue.js';
+import { DEDUPE_TTL_MS } from '../../core/runs/delivery-dedupe.js';
+import { createLimiter } from '../../core/util/create-limiter.js';
 import type { PostgresDb } from './postgres-db.js';
 import { lockKeys, type PostgresSession, RUNS_CHANNEL } from './postgres-session.js';
 
