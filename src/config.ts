@@ -214,6 +214,11 @@ const schema = z.object({
   MAX_CONCURRENT_RUNS: int(16),
   MAX_QUEUED_PER_CHANNEL: int(5, 0),
 
+  // Schedules
+  SCHEDULE_ANYONE: bool(false),
+  SCHEDULES_PER_PERSON: int(10, 0),
+  SCHEDULE_CATCH_UP_MS: int(3_600_000, 0),
+
   // Platforms
   STREAM_EDIT_INTERVAL_MS: int(1000, 0),
   ANSWER_MAX_MESSAGES: int(4, 1),
@@ -249,6 +254,10 @@ const schema = z.object({
     .string()
     .regex(/^\/[\w-]+$/)
     .default('/settings'),
+  SLACK_SCHEDULE_COMMAND: z
+    .string()
+    .regex(/^\/[\w-]+$/)
+    .default('/schedule'),
   SLACK_STREAMING: z.enum(['native', 'edit']).default('native'),
   SLACK_TASK_DISPLAY: z.enum(['timeline', 'plan']).default('timeline'),
   SLACK_SUGGESTED_PROMPTS: suggestedPrompts,
@@ -294,6 +303,10 @@ const schema = z.object({
   // Operations
   METRICS: bool(true),
   METRICS_TOKEN: secret(24),
+  ADMIN_TOKEN: secret(24),
+  RUN_LOG_RETENTION_DAYS: int(14, 0),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  OTEL_CAPTURE_CONTENT: bool(false),
   // Unset: info, or warn for the terminal chat (so logs do not interleave with the conversation).
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
@@ -324,6 +337,7 @@ export const SECRET_KEYS = [
   'SLACK_CLIENT_SECRET',
   'DISCORD_CLIENT_SECRET',
   'METRICS_TOKEN',
+  'ADMIN_TOKEN',
 ] as const satisfies readonly (keyof Config)[];
 
 /** Parses the environment once; throws a ConfigError listing every problem at once. */
