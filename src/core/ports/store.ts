@@ -3,12 +3,14 @@ import type { ChannelSettingsStore } from './channel-settings-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { FeedbackStore } from './feedback-store.js';
 import type { NotesStore } from './notes-store.js';
+import type { RunLogStore } from './run-log-store.js';
+import type { ScheduleStore } from './schedule-store.js';
 import type { UsageStore } from './usage-store.js';
 import type { WebChatStore } from './web-chat-store.js';
 
 /**
  * One database behind every port: memory (with its archive and notes), usage records, channel settings and
- * feedback, and the web chat's conversations (the root hands it to the core).
+ * feedback, the web chat's conversations, schedules and run logs (the root hands it to the core).
  */
 export type Store = ConversationStore &
   UsageStore &
@@ -16,4 +18,6 @@ export type Store = ConversationStore &
   FeedbackStore &
   ArchiveStore &
   NotesStore &
-  WebChatStore;
+  WebChatStore &
+  ScheduleStore &
+  RunLogStore;

@@ -1,6 +1,8 @@
 import type { PoolClient } from 'pg';
 import { StorageError } from '../../core/errors.js';
 import { openPostgresDb, type PostgresDb, type PostgresOptions } from './postgres-db.js';
+import { PG_RUN_LOGS_MIGRATION } from './postgres-run-logs.js';
+import { PG_SCHEDULES_MIGRATION } from './postgres-schedules.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /**
@@ -171,6 +173,10 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX web_chat_runs_by_key ON web_chat_runs (key, id);
   `,
+  // 9: schedules (see postgres-schedules.ts).
+  PG_SCHEDULES_MIGRATION,
+  // 10: run logs for the admin page (see postgres-run-logs.ts).
+  PG_RUN_LOGS_MIGRATION,
 ];
 
 /**

@@ -4,6 +4,8 @@ import { postgresArchive } from './postgres-archive.js';
 import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
 import { postgresFeedback } from './postgres-feedback.js';
 import { openMigratedDb } from './postgres-migrations.js';
+import { postgresRunLogs } from './postgres-run-logs.js';
+import { postgresSchedules } from './postgres-schedules.js';
 import { postgresSettings } from './postgres-settings.js';
 import type { PostgresTarget } from './postgres-url.js';
 import { postgresUsage } from './postgres-usage.js';
@@ -44,6 +46,8 @@ export async function openPostgresStore(
     ...postgresFeedback(db),
     ...archive,
     ...webChats,
+    ...postgresSchedules(db),
+    ...postgresRunLogs(db),
     // Forgetting a person forgets their web conversations too (titles and the steps of every answer).
     async forgetPerson(request) {
       const report = await archive.forgetPerson(request);

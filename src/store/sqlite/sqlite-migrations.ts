@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { SQLITE_RUN_LOGS_MIGRATION } from './sqlite-run-logs.js';
+import { SQLITE_SCHEDULES_MIGRATION } from './sqlite-schedules.js';
 
 /**
  * Schema versions in order; migration N brings `PRAGMA user_version` from N-1 to N. Append only: a
@@ -141,6 +143,10 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX web_chat_runs_by_key ON web_chat_runs (key, id);
   `,
+  // 9: schedules (see sqlite-schedules.ts).
+  SQLITE_SCHEDULES_MIGRATION,
+  // 10: run logs for the admin page (see sqlite-run-logs.ts).
+  SQLITE_RUN_LOGS_MIGRATION,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

@@ -15,6 +15,8 @@ import { sqliteArchive } from './sqlite-archive.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
 import { migrate } from './sqlite-migrations.js';
 import { SQLITE_MEMORY_PATH } from './sqlite-paths.js';
+import { sqliteRunLogs } from './sqlite-run-logs.js';
+import { sqliteSchedules } from './sqlite-schedules.js';
 import { sqliteSettings } from './sqlite-settings.js';
 import { sqliteUsage } from './sqlite-usage.js';
 import { sqliteWebChats } from './sqlite-web-chats.js';
@@ -190,6 +192,8 @@ export function openSqliteStore(path: string): Store {
     ...sqliteFeedback(db, fail),
     ...archive,
     ...webChats,
+    ...sqliteSchedules(db, fail),
+    ...sqliteRunLogs(db, fail),
     // Forgetting a person forgets their web conversations too (titles and the steps of every answer).
     async forgetPerson(request) {
       const report = await archive.forgetPerson(request);
