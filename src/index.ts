@@ -163,7 +163,8 @@ async function main(): Promise<void> {
   }
   if (chat) {
     await chat.finished;
-    await shutdown('end of input');
+    // Piped, a failed or refused question (or an unknown command) makes the exit code 1, so a script can tell.
+    await shutdown('end of input', !process.stdin.isTTY && chat.failures > 0 ? 1 : 0);
   }
 }
 

@@ -40,10 +40,19 @@ export class ConfigError extends ThinkthreadError {
 /** The model endpoint failed after retries, or answered with something unusable. */
 export class ModelError extends ThinkthreadError {
   readonly status: number | undefined;
+  /** Whether trying again soon may help (else the message says what to fix). */
+  readonly retryLater: boolean;
 
-  constructor(code: 'model_unavailable' | 'model_error', message: string, status?: number, cause?: unknown) {
+  constructor(
+    code: 'model_unavailable' | 'model_error',
+    message: string,
+    status?: number,
+    cause?: unknown,
+    retryLater = code === 'model_unavailable',
+  ) {
     super(code, message, { cause });
     this.status = status;
+    this.retryLater = retryLater;
   }
 }
 

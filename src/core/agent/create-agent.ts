@@ -1,4 +1,4 @@
-import { type ErrorCode, ThinkthreadError } from '../errors.js';
+import { type ErrorCode, ModelError, ThinkthreadError } from '../errors.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import { fixedTools, type ToolSource } from '../ports/tool-source.js';
@@ -274,7 +274,7 @@ export function createAgent(deps: AgentDeps): Agent {
         if (err instanceof ThinkthreadError) {
           // The asker is told; at info, the terminal chat (warn) keeps its conversation free of log lines.
           logger?.info({ code: err.code, err: describe(err, deps.redact) }, 'run failed');
-          const hint = err.code === 'model_unavailable' ? ' Please try again in a moment.' : '';
+          const hint = err instanceof ModelError && err.retryLater ? ' Please try again in a moment.' : '';
           return failed(err.code, `${err.message}${hint}`, emit);
         }
         logger?.error({ err: describe(err, deps.redact) }, 'run crashed');

@@ -411,18 +411,15 @@ function toModelError(err: unknown, endpoint: Endpoint): unknown {
   }
   if (err instanceof OpenAI.APIConnectionError) {
     const code = causeCode(err);
-    const reason =
+    // Refused or unknown host: a setting or a stopped server, which waiting will not fix.
+    const message =
       code === 'ECONNREFUSED'
-        ? `nothing is listening at ${endpoint.hostPort} (connection refused); is the model server running?`
+        ? `Nothing is listening at ${endpoint.base} (connection refused): start the model server there or correct ${endpoint.setting}.`
         : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-          ? `its host in ${endpoint.setting} (${endpoint.hostPort}) could not be found`
-          : `no connection to ${endpoint.hostPort}${code ? ` (${code})` : ''}`;
-    return new ModelError(
-      'model_unavailable',
-      `The model server could not be reached: ${reason}.`,
-      undefined,
-      err,
-    );
+          ? `The host of ${endpoint.base} could not be found: correct ${endpoint.setting}.`
+          : `The model server at ${endpoint.base} could not be reached${code ? ` (${code})` : ''}.`;
+    const lasting = code === 'ECONNREFUSED' || code === 'ENOTFOUND';
+    return new ModelError('model_unavailable', message, undefined, err, !lasting);
   }
   if (err instanceof OpenAI.APIError) {
     const status = err.status;

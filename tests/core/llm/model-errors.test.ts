@@ -52,10 +52,10 @@ describe('model errors a new user meets', () => {
     fake = undefined;
   });
 
-  it('names the host and port when nothing listens there', async () => {
+  it('names the address, and the setting to fix, when nothing listens there', async () => {
     const port = await freePort();
     await expect(ask(`http://127.0.0.1:${port}/v1`)).rejects.toThrow(
-      `The model server could not be reached: nothing is listening at 127.0.0.1:${port} (connection refused); is the model server running?`,
+      `Nothing is listening at http://127.0.0.1:${port}/v1 (connection refused): start the model server there or correct OPENAI_BASE_URL.`,
     );
   });
 

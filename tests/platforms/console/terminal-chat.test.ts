@@ -57,18 +57,31 @@ describe('terminal chat (spawned like `npm start`, stdin piped)', () => {
     expect(bot.stdout().trim().split('\n')).toEqual(['Answer: First answer.', 'Answer: Second answer.']);
   });
 
-  it('shows a short error for a failing model and keeps going', async () => {
+  it('shows a short error for a failing model, keeps going, and exits 1 so a script can tell', async () => {
     fake.script(
       { status: 401, body: { error: { message: 'bad key sk-secret-value-123456' } } },
       { content: 'Back.' },
     );
     const bot = spawnBot(env(), { cwd: dir });
     bot.child.stdin!.end('first\nsecond\n');
-    expect(await bot.exited).toBe(0);
+    expect(await bot.exited).toBe(1);
     const out = bot.stdout();
     expect(out).toContain('Error: The model server rejected the API key.');
     expect(out).toContain('Answer: Back.');
     expect(out + bot.stderr()).not.toContain('sk-secret-value-123456');
+  });
+
+  it('with the model server down, says so in one sentence naming its address, and exits 1', async () => {
+    const down = await startFakeOpenAI();
+    const url = down.url;
+    await down.close();
+    const bot = spawnBot({ ...env(), OPENAI_BASE_URL: url }, { cwd: dir });
+    bot.child.stdin!.end('hello?\n');
+    expect(await bot.exited).toBe(1);
+    const errors = bot.stdout().split('\n').filter((l) => l.startsWith('Error:'));
+    expect(errors).toEqual([
+      `Error: Nothing is listening at ${url.replace(/\/$/, '')} (connection refused): start the model server there or correct OPENAI_BASE_URL.`,
+    ]);
   });
 
   it('with no model configured, names what to set and exits non-zero without a stack trace', async () => {
