@@ -10,6 +10,7 @@ import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
 import { askAndRender } from '../shared/run-renderer.js';
 import { parseSettingsText } from '../shared/settings-command.js';
+import { stepsShown } from '../shared/steps-shown.js';
 import type { PlatformAdapter } from '../types.js';
 import { createConsoleRenderer } from './console-renderer.js';
 
@@ -135,7 +136,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
     const view = await askAndRender({
       assistant,
       request: { key, author: options.author, text, asker },
-      renderer: createConsoleRenderer(terminal),
+      renderer: createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, key) }),
       signal: current.signal,
       abortedBy: 'asker',
       logger: options.logger,

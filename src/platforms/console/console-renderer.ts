@@ -18,7 +18,10 @@ export interface ConsoleOutput {
 }
 
 /** Renders a run view as labelled lines: Thought, Action, Observation, then Answer (or Error). */
-export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
+export function createConsoleRenderer(
+  out: ConsoleOutput,
+  options: { showSteps?: boolean } = {},
+): RunRenderer {
   const paint = (style: Style, text: string) =>
     out.tty && !process.env.NO_COLOR ? styleText(style, text) : text;
   const label = (name: string, style: Style) => paint([style, 'bold'] as unknown as Style, `${name}:`);
@@ -58,33 +61,36 @@ export function createConsoleRenderer(out: ConsoleOutput): RunRenderer {
     printed = answer;
   };
 
-  return renderIncrementally({
-    step(step) {
-      erasePrinted();
-      out.write(`${stepLine(step)}\n`);
-    },
-    streaming(answer) {
-      if (out.tty) showAnswer(answer);
-    },
-    stepsCut(count) {
-      erasePrinted();
-      out.write(`${paint('dim', moreSteps(count))}\n`);
-    },
-    async end(view) {
-      const shown = outcomeText(view);
-      const text = terminalSafe(shown.text);
-      if (shown.kind === 'answer' && out.tty && printed && printed === text) {
-        out.write('\n');
-      } else {
+  return renderIncrementally(
+    {
+      step(step) {
         erasePrinted();
-        if (shown.kind === 'answer') out.write(`${label('Answer', 'green')} ${text}\n`);
-        // Ctrl+C is the user's own choice, not an error.
-        else if (view.phase === 'cancelled' && view.error?.code === 'cancelled')
-          out.write(`${paint('dim', text)}\n`);
-        else out.write(`${label('Error', 'red')} ${text}\n`);
-      }
-      if (shown.kind === 'answer' && shown.note) out.write(`${paint('yellow', `(${shown.note})`)}\n`);
-      printed = '';
+        out.write(`${stepLine(step)}\n`);
+      },
+      streaming(answer) {
+        if (out.tty) showAnswer(answer);
+      },
+      stepsCut(count) {
+        erasePrinted();
+        out.write(`${paint('dim', moreSteps(count))}\n`);
+      },
+      async end(view) {
+        const shown = outcomeText(view);
+        const text = terminalSafe(shown.text);
+        if (shown.kind === 'answer' && out.tty && printed && printed === text) {
+          out.write('\n');
+        } else {
+          erasePrinted();
+          if (shown.kind === 'answer') out.write(`${label('Answer', 'green')} ${text}\n`);
+          // Ctrl+C is the user's own choice, not an error.
+          else if (view.phase === 'cancelled' && view.error?.code === 'cancelled')
+            out.write(`${paint('dim', text)}\n`);
+          else out.write(`${label('Error', 'red')} ${text}\n`);
+        }
+        if (shown.kind === 'answer' && shown.note) out.write(`${paint('yellow', `(${shown.note})`)}\n`);
+        printed = '';
+      },
     },
-  });
+    options,
+  );
 }

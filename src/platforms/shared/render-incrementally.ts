@@ -16,9 +16,14 @@ export interface IncrementalRendering {
 
 /**
  * A renderer from the three pieces: each new step once, each change of the streaming answer once, and the
- * end. The final answer is left to `end`, which shows it whole rather than as a preview.
+ * end. The final answer is left to `end`, which shows it whole rather than as a preview. With `showSteps`
+ * false (`/settings steps off`) no step is shown.
  */
-export function renderIncrementally(rendering: IncrementalRendering): RunRenderer {
+export function renderIncrementally(
+  rendering: IncrementalRendering,
+  options: { showSteps?: boolean } = {},
+): RunRenderer {
+  if (options.showSteps === false) rendering = { ...rendering, step() {}, stepsCut() {} };
   let stepsShown = 0;
   let answerShown = '';
   // However many steps a run makes (a model can call a thousand tools), at most STEPS_SHOWN_MAX are rendered.

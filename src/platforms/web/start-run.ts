@@ -3,6 +3,7 @@ import type { Asker } from '../../core/governance/asker.js';
 import type { Logger } from '../../core/logger.js';
 import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import { askAndRender } from '../shared/run-renderer.js';
+import { stepsShown } from '../shared/steps-shown.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
 import { keepRun } from './chat-history.js';
 import { broadcast, type ChatSession } from './chat-sessions.js';
@@ -35,11 +36,15 @@ export function startRun(session: ChatSession, question: string, asker: Asker, d
   broadcast(session, 'run', run);
   deps.work.run('a web chat run', async (shutdown) => {
     try {
+      const showSteps = await stepsShown(deps.assistant, session.key);
       await askAndRender({
         assistant: deps.assistant,
         request: { key: session.key, author: WEB_AUTHOR, text: question, asker },
-        renderer: createWebRenderer(session, run, () =>
-          keepRun(deps.chats, asker.principal, session.key, run, deps.logger),
+        renderer: createWebRenderer(
+          session,
+          run,
+          () => keepRun(deps.chats, asker.principal, session.key, run, deps.logger),
+          { showSteps },
         ),
         signal: AbortSignal.any([stop.signal, shutdown]),
         // Read once the run has ended, when it is known which of the two stopped it.

@@ -16,33 +16,37 @@ export function createWebRenderer(
   session: ChatSession,
   run: WebRun,
   ended?: () => Promise<void>,
+  options: { showSteps?: boolean } = {},
 ): RunRenderer {
   let timer: NodeJS.Timeout | undefined;
   const pushAnswer = () => {
     timer = undefined;
     broadcast(session, 'answer', { id: run.id, phase: run.phase, text: run.answer });
   };
-  return renderIncrementally({
-    step(step) {
-      const shown = webStep(step);
-      run.steps.push(shown);
-      broadcast(session, 'step', { id: run.id, step: shown });
+  return renderIncrementally(
+    {
+      step(step) {
+        const shown = webStep(step);
+        run.steps.push(shown);
+        broadcast(session, 'step', { id: run.id, step: shown });
+      },
+      stepsCut(count) {
+        const shown: WebStep = { kind: 'more', text: moreSteps(count), ok: true };
+        run.steps.push(shown);
+        broadcast(session, 'step', { id: run.id, step: shown });
+      },
+      streaming(answer) {
+        run.answer = answer;
+        run.phase = answer ? 'streaming' : 'thinking';
+        timer ??= setTimeout(pushAnswer, ANSWER_PUSH_MS);
+      },
+      async end(view) {
+        clearTimeout(timer);
+        endRun(run, view);
+        await ended?.();
+        broadcast(session, 'run', run);
+      },
     },
-    stepsCut(count) {
-      const shown: WebStep = { kind: 'more', text: moreSteps(count), ok: true };
-      run.steps.push(shown);
-      broadcast(session, 'step', { id: run.id, step: shown });
-    },
-    streaming(answer) {
-      run.answer = answer;
-      run.phase = answer ? 'streaming' : 'thinking';
-      timer ??= setTimeout(pushAnswer, ANSWER_PUSH_MS);
-    },
-    async end(view) {
-      clearTimeout(timer);
-      endRun(run, view);
-      await ended?.();
-      broadcast(session, 'run', run);
-    },
-  });
+    options,
+  );
 }

@@ -78,6 +78,22 @@ describe('terminal chat: /settings', () => {
     expect(reply).toContain('Steps (default): thread');
   });
 
+  it('/settings steps off hides the steps of the next answers; on again shows them', async () => {
+    const toolThenAnswer = () =>
+      test.fake.script(
+        { content: 'Checking the clock.', toolCalls: [{ name: 'current_time', arguments: {} }] },
+        { content: 'It is late.' },
+      );
+    await send('/settings steps off', /Steps.*\n/);
+    toolThenAnswer();
+    const hidden = await send('what time is it?', /^Answer: .*\n/m);
+    expect(hidden).toBe('Answer: It is late.\n');
+    await send('/settings steps inline', /Steps.*\n/);
+    toolThenAnswer();
+    const shown = await send('and now?', /^Answer: .*\n/m);
+    expect(shown).toMatch(/^Thought: Checking the clock\.\nAction: current_time/);
+  });
+
   it('/tools lists only the tools in force once they are limited', async () => {
     await send('/settings tools current_time', /Steps.*\n/);
     const tools = await send('/tools', /Built-in.*\n/);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
 import type { FakeSlackOidc } from '../../fakes/slack-oidc.js';
 import { type SignInBed, signInOverHttp, startSlackSignInBed } from './sign-in-harness.js';
-import { startWebBed, TOKEN, type WebBed, WebUser } from './web-harness.js';
+import { startWebBed, stepsText, TOKEN, type WebBed, WebUser } from './web-harness.js';
 
 describe('web chat: /settings and the admins’ /usage', () => {
   let bed: WebBed | undefined;
@@ -58,5 +58,19 @@ describe('web chat: /settings and the admins’ /usage', () => {
     expect(JSON.stringify(theirs!.body.messages)).not.toContain('Answer in one word.');
     expect(await admin.command('/usage')).toContain('Top users this month');
     expect(await someone.command('/usage')).not.toContain('Top users this month');
+
+    // `/settings steps off` hides the steps of the admin's chat, live and as kept; others still see theirs.
+    expect(await admin.command('/settings steps off')).toContain('Steps: off');
+    const toolThenAnswer = () =>
+      web.test.fake.script(
+        { content: 'Checking the clock.', toolCalls: [{ name: 'current_time', arguments: {} }] },
+        { content: 'It is late.' },
+      );
+    toolThenAnswer();
+    const hidden = await admin.ask('what time is it?');
+    expect(hidden.answer).toBe('It is late.');
+    expect(hidden.steps).toEqual([]);
+    toolThenAnswer();
+    expect(stepsText(await someone.ask('what time is it?'))).toContain('current_time');
   });
 });
