@@ -73,6 +73,7 @@ async function main(): Promise<void> {
       settings: store,
       feedback: store,
       recall: { store, settings: recallSettingsFrom(config) },
+      runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       observer: metrics?.observer,
       logger,
     });

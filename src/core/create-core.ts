@@ -20,12 +20,14 @@ import type { ChannelSettingsStore } from './ports/channel-settings-store.js';
 import type { ConversationStore } from './ports/conversation-store.js';
 import type { FeedbackStore } from './ports/feedback-store.js';
 import type { NotesStore } from './ports/notes-store.js';
+import type { RunLogStore } from './ports/run-log-store.js';
 import type { RunObserver } from './ports/run-observer.js';
 import type { RunQueue } from './ports/run-queue.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
+import { startRunLogRetention } from './runs/run-log-retention.js';
 import { createRunQueue, type RunQueueLimits } from './runs/run-queue.js';
 import { createSettingsService } from './settings/settings-service.js';
 import { createRecallTool } from './tools/recall.js';
@@ -81,6 +83,11 @@ export interface CoreOptions {
   feedback?: FeedbackStore | undefined;
   /** Access lists, limits, budgets and prices. */
   governance: GovernanceSettings;
+  /**
+   * Where each run's steps are kept for the admin page, for RUN_LOG_RETENTION_DAYS (`days`; 0 keeps none and
+   * drops any left from before); none are kept when unset.
+   */
+  runLogs?: { store: RunLogStore; days: number } | undefined;
   /** Told of every governed question as it ends, and of every model request a fallback answered (metrics). */
   observer?: (RunObserver & ModelFallbackObserver) | undefined;
   logger: Logger;
@@ -164,6 +171,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger,
   });
   const queue = options.runQueue ?? createRunQueue(options.runs, (ms) => options.observer?.waited?.(ms));
+  const runLogs = options.runLogs;
+  const stopRunLogRetention = runLogs
+    ? startRunLogRetention({ store: runLogs.store, days: runLogs.days, logger })
+    : undefined;
+  const stopArchiveRetention = recall
+    ? startRetention({ archive: recall.store, days: recall.settings.MEMORY_RETENTION_DAYS, logger })
+    : undefined;
   const assistant = createAssistant({
     agent,
     memory,
@@ -175,18 +189,40 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     tools,
     settings,
     feedback: options.feedback,
+    runLogs: runLogs && runLogs.days > 0 ? runLogs.store : undefined,
     input: options.input,
     startingModel: fallback ? models.startingModel : undefined,
     memoryCommands: recall
-      ? createMemoryCommands({ store: recall.store, isAdmin: (asker) => governor.isAdmin(asker) })
+      ? createMemoryCommands({
+          store: runLogs ? forgettingRunLogs(recall.store, runLogs.store) : recall.store,
+          isAdmin: (asker) => governor.isAdmin(asker),
+        })
       : undefined,
-    onClose: recall
-      ? startRetention({ archive: recall.store, days: recall.settings.MEMORY_RETENTION_DAYS, logger })
-      : undefined,
+    onClose: () => {
+      stopArchiveRetention?.();
+      stopRunLogRetention?.();
+    },
   });
   return {
     assistant,
     close: () => assistant.close(),
+  };
+}
+
+/** The memory commands' store, whose forget-me also drops the person's run logs. */
+function forgettingRunLogs<S extends Pick<ArchiveStore, 'forgetPerson'> & NotesStore>(
+  store: S,
+  runLogs: RunLogStore,
+): Pick<ArchiveStore, 'forgetPerson'> & NotesStore {
+  return {
+    notesFor: (...args) => store.notesFor(...args),
+    addNote: (...args) => store.addNote(...args),
+    deleteNote: (...args) => store.deleteNote(...args),
+    async forgetPerson(request) {
+      const report = await store.forgetPerson(request);
+      await runLogs.forgetRunLogs(request.principal);
+      return report;
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
 import { archiveContract } from '../contract/archive-contract.js';
 import { feedbackContract } from '../contract/feedback-contract.js';
+import { runLogsContract } from '../contract/run-logs-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';
 import { type StoreFixture, storeContract } from '../contract/store-contract.js';
 import { usageContract } from '../contract/usage-contract.js';
@@ -36,4 +37,5 @@ postgresSuite('Postgres store contract', (url) => {
   feedbackContract('Postgres', openFixture);
   archiveContract('Postgres', openFixture);
   webChatsContract('Postgres', openFixture);
+  runLogsContract('Postgres', openFixture);
 });

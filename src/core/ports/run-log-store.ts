@@ -1,2 +1,104 @@
+import type { AdminStatsStore } from './admin-stats-store.js';
+import type { UsageOutcome } from './usage-store.js';
+
+/** One thing that happened in a run, `at` milliseconds after it started. */
+export type RunStep =
+  | { kind: 'thought'; at: number; step: number; text: string }
+  | {
+      kind: 'model';
+      at: number;
+      step: number;
+      /** How long the call took (since the previous model call ended or the run started). */
+      ms: number;
+      promptTokens: number;
+      completionTokens: number;
+      cachedTokens: number;
+    }
+  | { kind: 'action'; at: number; step: number; callId: string; tool: string; input: string }
+  | {
+      kind: 'observation';
+      at: number;
+      step: number;
+      callId: string;
+      tool: string;
+      text: string;
+      ok: boolean;
+      /** Since its action. */
+      ms: number;
+    }
+  | { kind: 'answer'; at: number; text: string; truncated?: string | undefined }
+  | { kind: 'notice' | 'error'; at: number; code: string; text: string };
+
+/** A run's log as recorded: the usage record it belongs to, what was asked, its steps and the answer. */
+export interface RunLog {
+  /** The usage record's id (one run, one record). */
+  usageId: number;
+  /** When the run was taken, ms since the epoch. */
+  at: number;
+  platform: string;
+  key: string;
+  userId: string | null;
+  question: string;
+  answer: string | null;
+  steps: RunStep[];
+}
+
+/** The usage record's side of a run: where, who, outcome, spending. */
+export interface RunSummary {
+  id: number;
+  at: number;
+  platform: string;
+  key: string;
+  userId: string | null;
+  model: string;
+  outcome: UsageOutcome;
+  modelCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  durationMs: number;
+  tools: Record<string, number>;
+  /** The question's start, when its log is kept. */
+  question: string | null;
+  /** Votes on answers in this conversation cast after this run and before the next one. */
+  up: number;
+  down: number;
+}
+
+/** A run with its log (absent when past retention or never kept). */
+export interface RunDetail extends RunSummary {
+  log: RunLog | undefined;
+}
+
+/** Which runs to list: newest first, before the cursor, matching all given filters. */
+export interface RunListQuery {
+  since: number;
+  until: number;
+  platform?: string | undefined;
+  key?: string | undefined;
+  userId?: string | undefined;
+  model?: string | undefined;
+  outcome?: UsageOutcome | undefined;
+  /** Words the question, answer, conversation key or person must contain (case-insensitive). */
+  search?: string | undefined;
+  /** Only runs with a smaller id (the last id of the previous page). */
+  before?: number | undefined;
+  limit: number;
+}
+
+/** How many characters of a question the runs list shows. */
+export const LISTED_QUESTION_CHARS = 160;
+
 /** Each run's steps, model calls and tool calls, kept for the admin page for RUN_LOG_RETENTION_DAYS. */
-export type RunLogStore = Record<never, never>;
+export interface RunLogStore extends AdminStatsStore {
+  /** Keeps a run's log (replacing one kept for the same usage record). */
+  saveRunLog(log: RunLog): Promise<void>;
+  /** The run of usage record `id`, with its log when kept; undefined when there is no such question. */
+  runDetail(id: number): Promise<RunDetail | undefined>;
+  /** Runs (questions: no memory summaries) matching `query`, newest first. */
+  listRuns(query: RunListQuery): Promise<RunSummary[]>;
+  /** Drops the logs of runs taken before `before`; returns how many. */
+  pruneRunLogs(before: number): Promise<number>;
+  /** Drops every log of `principal`'s questions (forget-me); returns how many. */
+  forgetRunLogs(principal: string): Promise<number>;
+}

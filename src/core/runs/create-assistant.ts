@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { MemoryCommands } from '../memory/memory-commands.js';
 import type { ChannelMemory } from '../memory/types.js';
 import type { FeedbackStore } from '../ports/feedback-store.js';
+import type { RunLogStore } from '../ports/run-log-store.js';
 import type { RunObservation, RunObserver } from '../ports/run-observer.js';
 import { PLACE_KEPT, type RunQueue } from '../ports/run-queue.js';
 import type { ToolSource } from '../ports/tool-source.js';
@@ -21,6 +22,7 @@ import type { SettingsService } from '../settings/settings-service.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import { pauseIfBusy } from '../util/pauser.js';
 import { promptCacheKey } from './prompt-cache-key.js';
+import { createRunLogRecorder } from './run-log-recorder.js';
 import { createRunMeter } from './run-meter.js';
 import { createRunQueue, type RunQueueLimits } from './run-queue.js';
 
@@ -51,6 +53,8 @@ export interface AssistantDeps {
   tools?: ToolSource | undefined;
   /** Per-channel settings; without it every channel runs with the defaults and `/settings` is unavailable. */
   settings?: SettingsService | undefined;
+  /** Where each run's steps are kept for the admin page; none are kept when unset (RUN_LOG_RETENTION_DAYS=0). */
+  runLogs?: Pick<RunLogStore, 'saveRunLog'> | undefined;
   /** Where votes on answers are kept; without it they are only logged. */
   feedback?: FeedbackStore | undefined;
   now?: () => number;
@@ -227,6 +231,16 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       return { status: 'limited', message: admit.message };
     }
     const meter = createRunMeter(onEvent);
+    const recorder =
+      deps.runLogs &&
+      createRunLogRecorder(meter.onEvent, {
+        usageId: admit.id,
+        at: admit.at,
+        platform: asker.platform,
+        key,
+        userId: asker.principal,
+        question: request.text,
+      });
     let result: RunResult | undefined;
     // The model that gave the last answer, when a fallback chain says (LLM_FALLBACK): what the record names.
     let answeredBy: string | undefined;
@@ -235,7 +249,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         (answer) => {
           answeredBy = answer.model;
         },
-        () => answer(request, meter.onEvent, profile, placeLost),
+        () => answer(request, recorder?.onEvent ?? meter.onEvent, profile, placeLost),
       );
       return result;
     } finally {
@@ -244,6 +258,11 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       governor
         .complete(admit.id, spent)
         .catch((err: unknown) => logger?.error({ key, err }, 'could not complete a usage record'));
+      if (recorder) {
+        deps.runLogs
+          ?.saveRunLog(recorder.log())
+          .catch((err: unknown) => logger?.warn({ key, err }, 'could not keep a run log'));
+      }
     }
   }
 

@@ -1,10 +1,139 @@
-import type { RunLogStore } from '../../core/ports/run-log-store.js';
+import { LISTED_QUESTION_CHARS, type RunLogStore } from '../../core/ports/run-log-store.js';
+import {
+  detailOf,
+  likePattern,
+  type RunDetailRow,
+  type RunRow,
+  summaryOf,
+  toolCallsOf,
+} from '../run-log-rows.js';
+import { postgresAdminStats } from './postgres-admin-stats.js';
 import type { PostgresDb } from './postgres-db.js';
 
-/** Migration of the Postgres schema that adds this part's tables. */
-export const PG_RUN_LOGS_MIGRATION = '';
+/**
+ * Migration of the Postgres schema that adds this part's tables: each run's log (one row, its steps as
+ * JSON) and its tool calls (for the failing-tools table), plus an index on `usage` that carries the
+ * columns the admin page's charts sum, so a period can be read by an index-only scan.
+ */
+export const PG_RUN_LOGS_MIGRATION = `
+  CREATE TABLE run_logs (
+    usage_id BIGINT PRIMARY KEY,
+    at BIGINT NOT NULL,
+    platform TEXT NOT NULL,
+    key TEXT NOT NULL,
+    user_id TEXT,
+    question TEXT NOT NULL,
+    answer TEXT,
+    steps JSONB NOT NULL
+  );
+  CREATE INDEX run_logs_by_at ON run_logs (at);
+  CREATE INDEX run_logs_by_user ON run_logs (user_id);
+  CREATE TABLE run_log_tools (
+    usage_id BIGINT NOT NULL,
+    at BIGINT NOT NULL,
+    tool TEXT NOT NULL,
+    ok BOOLEAN NOT NULL,
+    ms INTEGER NOT NULL
+  );
+  CREATE INDEX run_log_tools_by_at ON run_log_tools (at, tool, ok);
+  CREATE INDEX run_log_tools_by_run ON run_log_tools (usage_id);
+  CREATE INDEX usage_admin ON usage (at) INCLUDE (outcome, platform, model, key, user_id, model_calls,
+    prompt_tokens, completion_tokens, cached_tokens, duration_ms, tools);
+  CREATE INDEX feedback_by_key ON feedback (key, at);
+`;
 
-/** The run-logs half of the Postgres store. */
-export function postgresRunLogs(_db: PostgresDb): RunLogStore {
-  return {};
+const VOTES = (vote: 'up' | 'down') => `(SELECT COUNT(*) FROM feedback f
+  WHERE f.key = u.key AND f.platform = u.platform AND f.vote = '${vote}' AND f.at >= u.at
+    AND f.at < COALESCE((SELECT MIN(n.at) FROM usage n WHERE n.key = u.key AND n.at > u.at
+      AND n.outcome = 'answered'), 9000000000000000))`;
+const RUN_COLUMNS = `u.id, u.at, u.platform, u.key, u.user_id, u.model, u.outcome, u.model_calls,
+  u.prompt_tokens, u.completion_tokens, u.cached_tokens, u.duration_ms, u.tools::text AS tools,
+  substr(r.question, 1, ${LISTED_QUESTION_CHARS}) AS question, ${VOTES('up')} AS up, ${VOTES('down')} AS down`;
+
+/** The run-logs half of the Postgres store (with the admin page's aggregates). */
+export function postgresRunLogs(db: PostgresDb): RunLogStore {
+  return {
+    ...postgresAdminStats(db),
+    async saveRunLog(log) {
+      const calls = toolCallsOf(log);
+      await db.transaction('keep a run log', async (sql) => {
+        await sql(
+          `INSERT INTO run_logs (usage_id, at, platform, key, user_id, question, answer, steps)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
+           ON CONFLICT (usage_id) DO UPDATE SET question = excluded.question, answer = excluded.answer,
+             steps = excluded.steps`,
+          [
+            log.usageId,
+            log.at,
+            log.platform,
+            log.key,
+            log.userId,
+            log.question,
+            log.answer,
+            JSON.stringify(log.steps),
+          ],
+        );
+        await sql('DELETE FROM run_log_tools WHERE usage_id = $1', [log.usageId]);
+        if (calls.length > 0) {
+          await sql(
+            `INSERT INTO run_log_tools (usage_id, at, tool, ok, ms)
+             SELECT $1, $2, * FROM unnest($3::text[], $4::boolean[], $5::int[])`,
+            [log.usageId, log.at, calls.map((c) => c.tool), calls.map((c) => c.ok), calls.map((c) => c.ms)],
+          );
+        }
+      });
+    },
+    async runDetail(id) {
+      const { rows } = await db.query<RunDetailRow>(
+        'read a run',
+        `SELECT ${RUN_COLUMNS}, r.question AS log_question, r.answer, r.steps::text AS steps
+         FROM usage u LEFT JOIN run_logs r ON r.usage_id = u.id WHERE u.id = $1 AND u.outcome <> 'summary'`,
+        [id],
+      );
+      const row = rows[0];
+      return row && detailOf(row);
+    },
+    async listRuns(query) {
+      const { rows } = await db.query<RunRow>(
+        'list runs',
+        `SELECT ${RUN_COLUMNS} FROM usage u LEFT JOIN run_logs r ON r.usage_id = u.id
+         WHERE u.outcome <> 'summary' AND u.at >= $1 AND u.at < $2
+           AND ($3::bigint IS NULL OR u.id < $3)
+           AND ($4::text IS NULL OR u.platform = $4) AND ($5::text IS NULL OR u.key = $5)
+           AND ($6::text IS NULL OR u.user_id = $6) AND ($7::text IS NULL OR u.model = $7)
+           AND ($8::text IS NULL OR u.outcome = $8)
+           AND ($9::text IS NULL OR r.question ILIKE $9 OR r.answer ILIKE $9 OR u.key ILIKE $9
+             OR u.user_id ILIKE $9)
+         ORDER BY u.id DESC LIMIT $10`,
+        [
+          query.since,
+          query.until,
+          query.before ?? null,
+          query.platform ?? null,
+          query.key ?? null,
+          query.userId ?? null,
+          query.model ?? null,
+          query.outcome ?? null,
+          likePattern(query.search),
+          query.limit,
+        ],
+      );
+      return rows.map(summaryOf);
+    },
+    async pruneRunLogs(before) {
+      return db.transaction('drop run logs past retention', async (sql) => {
+        await sql('DELETE FROM run_log_tools WHERE at < $1', [before]);
+        return (await sql('DELETE FROM run_logs WHERE at < $1', [before])).rowCount ?? 0;
+      });
+    },
+    async forgetRunLogs(principal) {
+      return db.transaction('forget run logs', async (sql) => {
+        await sql(
+          'DELETE FROM run_log_tools WHERE usage_id IN (SELECT usage_id FROM run_logs WHERE user_id = $1)',
+          [principal],
+        );
+        return (await sql('DELETE FROM run_logs WHERE user_id = $1', [principal])).rowCount ?? 0;
+      });
+    },
+  };
 }

@@ -1,11 +1,150 @@
 import type Database from 'better-sqlite3';
-import type { RunLogStore } from '../../core/ports/run-log-store.js';
+import { LISTED_QUESTION_CHARS, type RunLogStore } from '../../core/ports/run-log-store.js';
+import {
+  detailOf,
+  likePattern,
+  type RunDetailRow,
+  type RunRow,
+  summaryOf,
+  toolCallsOf,
+} from '../run-log-rows.js';
+import { sqliteAdminStats } from './sqlite-admin-stats.js';
 import type { FailWith } from './sqlite-usage.js';
 
-/** Migration of the SQLite schema that adds this part's tables. */
-export const SQLITE_RUN_LOGS_MIGRATION = '';
+/**
+ * Migration of the SQLite schema that adds this part's tables: each run's log (one row, its steps as JSON)
+ * and its tool calls (for the failing-tools table), plus the indexes the admin page's aggregates read: one
+ * covering the columns the charts sum, so a period is read from the index alone.
+ */
+export const SQLITE_RUN_LOGS_MIGRATION = `
+  CREATE TABLE run_logs (
+    usage_id INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    platform TEXT NOT NULL,
+    key TEXT NOT NULL,
+    user_id TEXT,
+    question TEXT NOT NULL,
+    answer TEXT,
+    steps TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX run_logs_by_at ON run_logs (at);
+  CREATE INDEX run_logs_by_user ON run_logs (user_id);
+  CREATE TABLE run_log_tools (
+    usage_id INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    tool TEXT NOT NULL,
+    ok INTEGER NOT NULL,
+    ms INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX run_log_tools_by_at ON run_log_tools (at, tool, ok);
+  CREATE INDEX run_log_tools_by_run ON run_log_tools (usage_id);
+  CREATE INDEX usage_admin ON usage (at, outcome, platform, model, key, user_id, model_calls, prompt_tokens,
+    completion_tokens, cached_tokens, duration_ms, tools);
+  CREATE INDEX feedback_by_key ON feedback (key, at);
+`;
 
-/** The run-logs half of the SQLite store. */
-export function sqliteRunLogs(_db: Database.Database, _fail: FailWith): RunLogStore {
-  return {};
+// Votes on answers in the run's conversation after it and before the next answered run there.
+const VOTES = (vote: 'up' | 'down') => `(SELECT COUNT(*) FROM feedback f
+  WHERE f.key = u.key AND f.platform = u.platform AND f.vote = '${vote}' AND f.at >= u.at
+    AND f.at < COALESCE((SELECT MIN(n.at) FROM usage n WHERE n.key = u.key AND n.at > u.at
+      AND n.outcome = 'answered'), 9e15))`;
+const RUN_COLUMNS = `u.id, u.at, u.platform, u.key, u.user_id, u.model, u.outcome, u.model_calls,
+  u.prompt_tokens, u.completion_tokens, u.cached_tokens, u.duration_ms, u.tools,
+  substr(r.question, 1, ${LISTED_QUESTION_CHARS}) AS question, ${VOTES('up')} AS up, ${VOTES('down')} AS down`;
+
+/** The run-logs half of the SQLite store (with the admin page's aggregates). */
+export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStore {
+  const upsert = db.prepare(
+    `INSERT INTO run_logs (usage_id, at, platform, key, user_id, question, answer, steps)
+     VALUES (@usageId, @at, @platform, @key, @userId, @question, @answer, @steps)
+     ON CONFLICT (usage_id) DO UPDATE SET question = excluded.question, answer = excluded.answer,
+       steps = excluded.steps`,
+  );
+  const dropTools = db.prepare('DELETE FROM run_log_tools WHERE usage_id = ?');
+  const addTool = db.prepare(
+    'INSERT INTO run_log_tools (usage_id, at, tool, ok, ms) VALUES (@usageId, @at, @tool, @ok, @ms)',
+  );
+  const save = db.transaction((log: Parameters<RunLogStore['saveRunLog']>[0]) => {
+    upsert.run({ ...log, steps: JSON.stringify(log.steps) });
+    dropTools.run(log.usageId);
+    for (const call of toolCallsOf(log))
+      addTool.run({ usageId: log.usageId, at: log.at, tool: call.tool, ok: call.ok ? 1 : 0, ms: call.ms });
+  });
+  const detail = db.prepare<[number], RunDetailRow>(
+    `SELECT ${RUN_COLUMNS}, r.question AS log_question, r.answer, r.steps
+     FROM usage u LEFT JOIN run_logs r ON r.usage_id = u.id WHERE u.id = ? AND u.outcome <> 'summary'`,
+  );
+  const list = db.prepare<Record<string, unknown>, RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM usage u LEFT JOIN run_logs r ON r.usage_id = u.id
+     WHERE u.outcome <> 'summary' AND u.at >= @since AND u.at < @until
+       AND (@before IS NULL OR u.id < @before)
+       AND (@platform IS NULL OR u.platform = @platform) AND (@key IS NULL OR u.key = @key)
+       AND (@userId IS NULL OR u.user_id = @userId) AND (@model IS NULL OR u.model = @model)
+       AND (@outcome IS NULL OR u.outcome = @outcome)
+       AND (@search IS NULL OR r.question LIKE @search ESCAPE '\\' OR r.answer LIKE @search ESCAPE '\\'
+         OR u.key LIKE @search ESCAPE '\\' OR u.user_id LIKE @search ESCAPE '\\')
+     ORDER BY u.id DESC LIMIT @limit`,
+  );
+  const prune = db.transaction((before: number) => {
+    db.prepare('DELETE FROM run_log_tools WHERE at < ?').run(before);
+    return db.prepare('DELETE FROM run_logs WHERE at < ?').run(before).changes;
+  });
+  const forget = db.transaction((principal: string) => {
+    db.prepare(
+      'DELETE FROM run_log_tools WHERE usage_id IN (SELECT usage_id FROM run_logs WHERE user_id = ?)',
+    ).run(principal);
+    return db.prepare('DELETE FROM run_logs WHERE user_id = ?').run(principal).changes;
+  });
+  return {
+    ...sqliteAdminStats(db, fail),
+    async saveRunLog(log) {
+      try {
+        save(log);
+      } catch (err) {
+        throw fail('keep a run log', err);
+      }
+    },
+    async runDetail(id) {
+      try {
+        const row = detail.get(id);
+        return row && detailOf(row);
+      } catch (err) {
+        throw fail('read a run', err);
+      }
+    },
+    async listRuns(query) {
+      try {
+        return list
+          .all({
+            since: query.since,
+            until: query.until,
+            before: query.before ?? null,
+            platform: query.platform ?? null,
+            key: query.key ?? null,
+            userId: query.userId ?? null,
+            model: query.model ?? null,
+            outcome: query.outcome ?? null,
+            search: likePattern(query.search),
+            limit: query.limit,
+          })
+          .map(summaryOf);
+      } catch (err) {
+        throw fail('list runs', err);
+      }
+    },
+    async pruneRunLogs(before) {
+      try {
+        return prune(before);
+      } catch (err) {
+        throw fail('drop run logs past retention', err);
+      }
+    },
+    async forgetRunLogs(principal) {
+      try {
+        return forget(principal);
+      } catch (err) {
+        throw fail('forget run logs', err);
+      }
+    },
+  };
 }

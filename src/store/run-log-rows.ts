@@ -1,0 +1,84 @@
+import type { RunDetail, RunLog, RunStep, RunSummary } from '../core/ports/run-log-store.js';
+import type { UsageOutcome } from '../core/ports/usage-store.js';
+
+/** A listed run as either engine reads it (snake_case columns; tools as JSON text). */
+export interface RunRow {
+  id: number;
+  at: number;
+  platform: string;
+  key: string;
+  user_id: string | null;
+  model: string;
+  outcome: UsageOutcome;
+  model_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  duration_ms: number;
+  tools: string;
+  question: string | null;
+  up: number;
+  down: number;
+}
+
+/** A run's row with its log's columns. */
+export interface RunDetailRow extends RunRow {
+  log_question: string | null;
+  answer: string | null;
+  steps: string | null;
+}
+
+/** A listed run from its row. */
+export function summaryOf(row: RunRow): RunSummary {
+  return {
+    id: row.id,
+    at: row.at,
+    platform: row.platform,
+    key: row.key,
+    userId: row.user_id,
+    model: row.model,
+    outcome: row.outcome,
+    modelCalls: row.model_calls,
+    promptTokens: row.prompt_tokens,
+    completionTokens: row.completion_tokens,
+    cachedTokens: row.cached_tokens,
+    durationMs: row.duration_ms,
+    tools: JSON.parse(row.tools) as Record<string, number>,
+    question: row.question,
+    up: Number(row.up),
+    down: Number(row.down),
+  };
+}
+
+/** A run with its log from its row. */
+export function detailOf(row: RunDetailRow): RunDetail {
+  const summary = summaryOf(row);
+  const log: RunLog | undefined =
+    row.steps === null
+      ? undefined
+      : {
+          usageId: row.id,
+          at: row.at,
+          platform: row.platform,
+          key: row.key,
+          userId: row.user_id,
+          question: row.log_question ?? '',
+          answer: row.answer,
+          steps: JSON.parse(row.steps) as RunStep[],
+        };
+  return { ...summary, log };
+}
+
+/** The tool calls of a log, for the failing-tools table: tool, whether it worked, how long it took. */
+export function toolCallsOf(log: RunLog): { tool: string; ok: boolean; ms: number }[] {
+  return log.steps.flatMap((step) =>
+    step.kind === 'observation' ? [{ tool: step.tool, ok: step.ok, ms: step.ms }] : [],
+  );
+}
+
+/** `%words%` for LIKE, with its wildcards escaped (`\` is the escape character). */
+export function likePattern(search: string | undefined): string | null {
+  const words = search?.trim();
+  if (!words) return null;
+  return `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
