@@ -50,6 +50,21 @@ describe('the piped terminal chat tells a script what went wrong', () => {
     expect(failures).toBe(1);
   });
 
+  it('treats the terminal user as the operator: the allow lists do not shut them out, BLOCK_USERS does', async () => {
+    test = await startTestCore({ ALLOW_USERS: 'slack:U0SOMEONE', ALLOW_DMS: 'false' });
+    test.fake.script({ content: 'Paris.' });
+    const allowed = await pipe(test, ['capital of France?']);
+    expect(allowed.printed).toContain('Paris.');
+    expect(allowed.failures).toBe(0);
+    await test.close();
+
+    test = await startTestCore({ BLOCK_USERS: 'console:operator' });
+    const blocked = await pipe(test, ['capital of France?']);
+    expect(blocked.printed).toContain('You can’t use this bot here.');
+    expect(test.fake.requests).toHaveLength(0);
+    expect(blocked.failures).toBe(1);
+  });
+
   it('answers an unknown /command itself, without the model, and counts it', async () => {
     test = await startTestCore();
     const { failures, printed } = await pipe(test, ['/frobnicate', '/memory sideways']);
