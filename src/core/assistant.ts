@@ -6,6 +6,7 @@ import type { ConversationContext } from './memory/types.js';
 import type { FeedbackEntry } from './ports/feedback-store.js';
 import type { Arrival } from './ports/run-queue.js';
 import type { ToolGroup } from './ports/tool-source.js';
+import type { ScheduleCommandPlace } from './schedules/schedule-commands.js';
 import type { SettingsChange, SettingsInForce, SettingsOutcome } from './settings/channel-settings.js';
 
 /** A question addressed to the bot in one conversation (channel, thread or DM). */
@@ -93,6 +94,8 @@ export interface Assistant {
    * `args` names none of them or the store keeps no notes.
    */
   memoryCommand(asker: Asker, key: string, args: string): Promise<string> | undefined;
+  /** `/schedule list|cancel <id>|add "<when>" <question>`: the reply; absent where schedules are not kept. */
+  scheduleCommand?(place: ScheduleCommandPlace, args: string): Promise<string>;
   /** Stops taking work and waits for runs and memory compression in flight. */
   close(): Promise<void>;
 }

@@ -23,20 +23,29 @@ import type { NotesStore } from './ports/notes-store.js';
 import type { RunLogStore } from './ports/run-log-store.js';
 import type { RunObserver } from './ports/run-observer.js';
 import type { RunQueue } from './ports/run-queue.js';
+import type { ScheduleStore } from './ports/schedule-store.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
 import { startRunLogRetention } from './runs/run-log-retention.js';
 import { createRunQueue, type RunQueueLimits } from './runs/run-queue.js';
+import { createScheduler, type Scheduler } from './schedules/create-scheduler.js';
+import { createRunPlaces } from './schedules/run-places.js';
+import { runScheduleCommand } from './schedules/schedule-commands.js';
+import { createScheduleService } from './schedules/schedule-service.js';
+import type { ScheduleSettings } from './schedules/schedule-settings.js';
 import { createSettingsService } from './settings/settings-service.js';
 import { createRecallTool } from './tools/recall.js';
 import { createTools, type ToolSettings } from './tools/registry.js';
 import { createRememberTool } from './tools/remember.js';
+import { createScheduleTool } from './tools/schedule.js';
 
 /** The platform-neutral core: everything an adapter needs. */
 export interface Core {
   assistant: Assistant;
+  /** Fires scheduled questions once the platforms are up (`start`); absent when schedules are not kept. */
+  schedules?: Scheduler | undefined;
   /** Finishes work in flight (runs, memory compression); the store stays open for whoever opened it. */
   close(): Promise<void>;
 }
@@ -66,6 +75,19 @@ export interface CoreOptions {
    * usually the same database as `store`; without it neither tool exists.
    */
   recall?: { store: ArchiveStore & NotesStore; settings: RecallSettings } | undefined;
+  /**
+   * Scheduled questions (the `schedule` tool, `/schedule`): where they are kept (usually the same database as
+   * `store`) and their settings; `now` and `pollMs` let tests move time and fire by hand. None when unset.
+   */
+  schedules?:
+    | {
+        store: ScheduleStore;
+        settings: ScheduleSettings;
+        now?: (() => number) | undefined;
+        pollMs?: number | undefined;
+        owner?: string | undefined;
+      }
+    | undefined;
   /** Budgets of thread context and attachments, and whether the model sees images; defaults when unset. */
   input?: InputSettings | undefined;
   runs: RunQueueLimits;
@@ -107,8 +129,43 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         createRememberTool({ notes: recall.store }),
       ]
     : [];
+  const runPlaces = createRunPlaces();
+  // Set once the governor exists; the scheduler and the tool are built with the other tools, before it.
+  let governorRef: ReturnType<typeof createGovernor> | undefined;
+  const scheduling = options.schedules;
+  const scheduler = scheduling
+    ? createScheduler({
+        store: scheduling.store,
+        allowed: async (asker, key) => (await governorRef?.access(asker, key))?.allowed ?? true,
+        catchUpMs: scheduling.settings.SCHEDULE_CATCH_UP_MS,
+        logger,
+        now: scheduling.now,
+        pollMs: scheduling.pollMs,
+        owner: scheduling.owner,
+      })
+    : undefined;
+  const scheduleService =
+    scheduling && scheduler
+      ? createScheduleService({
+          store: scheduling.store,
+          settings: scheduling.settings,
+          isAdmin: async (asker) => (await governorRef?.isAdmin(asker)) ?? false,
+          delivers: (platform) => scheduler.delivers(platform),
+          now: scheduling.now,
+        })
+      : undefined;
+  const scheduleTools = scheduleService
+    ? [
+        createScheduleTool({
+          service: scheduleService,
+          places: runPlaces,
+          timeZone: scheduling?.settings.DEFAULT_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone,
+          now: scheduling?.now,
+        }),
+      ]
+    : [];
   const tools = combineTools([
-    fixedTools([...createTools(options.tools), ...memoryTools]),
+    fixedTools([...createTools(options.tools), ...memoryTools, ...scheduleTools]),
     ...(options.toolSources ?? []),
   ]);
   const summaryModel = options.summaryModel ?? options.model.model;
@@ -153,6 +210,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     protocol: options.agent.AGENT_PROTOCOL,
     logger,
   });
+  governorRef = governor;
   const memory = createChannelMemory({
     store,
     summarizer,
@@ -198,6 +256,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           isAdmin: (asker) => governor.isAdmin(asker),
         })
       : undefined,
+    runPlaces: scheduleService ? runPlaces : undefined,
+    scheduleCommand: scheduleService
+      ? (place, args) => runScheduleCommand(scheduleService, place, args)
+      : undefined,
     onClose: () => {
       stopArchiveRetention?.();
       stopRunLogRetention?.();
@@ -205,7 +267,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   return {
     assistant,
-    close: () => assistant.close(),
+    schedules: scheduler,
+    close: async () => {
+      await scheduler?.stop();
+      await assistant.close();
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
 import { archiveContract } from '../contract/archive-contract.js';
 import { feedbackContract } from '../contract/feedback-contract.js';
 import { runLogsContract } from '../contract/run-logs-contract.js';
+import { schedulesContract } from '../contract/schedules-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';
 import { type StoreFixture, storeContract } from '../contract/store-contract.js';
 import { usageContract } from '../contract/usage-contract.js';
@@ -38,4 +39,5 @@ postgresSuite('Postgres store contract', (url) => {
   archiveContract('Postgres', openFixture);
   webChatsContract('Postgres', openFixture);
   runLogsContract('Postgres', openFixture);
+  schedulesContract('Postgres', openFixture);
 });

@@ -16,6 +16,8 @@ import type { RunObservation, RunObserver } from '../ports/run-observer.js';
 import { PLACE_KEPT, type RunQueue } from '../ports/run-queue.js';
 import type { ToolSource } from '../ports/tool-source.js';
 import type { UsageResult } from '../ports/usage-store.js';
+import type { RunPlaces } from '../schedules/run-places.js';
+import type { ScheduleCommandPlace } from '../schedules/schedule-commands.js';
 import type { SettingsInForce } from '../settings/channel-settings.js';
 import { groupsInForce } from '../settings/select-tools.js';
 import type { SettingsService } from '../settings/settings-service.js';
@@ -69,6 +71,10 @@ export interface AssistantDeps {
    * what its usage record names. `model` itself when unset.
    */
   startingModel?: ((model: string) => string) | undefined;
+  /** Told who asks in each conversation while its run lasts (the `schedule` tool schedules as them). */
+  runPlaces?: RunPlaces | undefined;
+  /** `/schedule list|cancel|add`; unavailable when unset. */
+  scheduleCommand?: ((place: ScheduleCommandPlace, args: string) => Promise<string>) | undefined;
 }
 
 /**
@@ -139,6 +145,9 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     }
     const prepared = prepareInput(await readInput(request, logger), deps.input ?? DEFAULT_INPUT_SETTINGS);
     let result: RunResult;
+    const leave =
+      request.asker &&
+      deps.runPlaces?.enter(key, { asker: request.asker, settingsKey: request.settingsKey ?? key, author });
     try {
       result = await agent.run(
         {
@@ -159,6 +168,8 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       // The agent promises not to throw; if it does anyway, the channel keeps going.
       logger?.error({ key, err }, 'agent run threw');
       return failed(onEvent, 'internal', 'Something went wrong while answering.');
+    } finally {
+      leave?.();
     }
     if (result.status !== 'answered') return result;
     // Cancelled as the answer came in: the asker walked away, so the turn is not remembered.
@@ -363,6 +374,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     inFlight: () => queue.size(),
     history: (key) => memory.context(key),
     memoryCommand: (asker, key, args) => deps.memoryCommands?.run(asker, key, args),
+    ...(deps.scheduleCommand ? { scheduleCommand: deps.scheduleCommand } : {}),
     async close() {
       closing = true;
       deps.onClose?.();

@@ -1,10 +1,118 @@
 import type { ScheduleStore } from '../../core/ports/schedule-store.js';
+import { INSERT_COLUMNS, rowValues, type ScheduleRow, scheduleOf } from '../schedule-rows.js';
 import type { PostgresDb } from './postgres-db.js';
 
-/** Migration of the Postgres schema that adds this part's tables. */
-export const PG_SCHEDULES_MIGRATION = '';
+/**
+ * Migration of the Postgres schema that adds this part's tables: one row per schedule, its next time and the
+ * claim a replica holds on it while firing (`claimed_by` until `claim_until`), indexed for the due scan.
+ */
+export const PG_SCHEDULES_MIGRATION = `
+  CREATE TABLE schedules (
+    id TEXT PRIMARY KEY,
+    key TEXT NOT NULL,
+    settings_key TEXT NOT NULL,
+    creator TEXT NOT NULL,
+    creator_json TEXT NOT NULL,
+    question TEXT NOT NULL,
+    cron TEXT,
+    timezone TEXT NOT NULL,
+    next_at BIGINT NOT NULL,
+    paused BOOLEAN NOT NULL DEFAULT FALSE,
+    platform TEXT NOT NULL,
+    claimed_by TEXT,
+    claim_until BIGINT NOT NULL DEFAULT 0,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX schedules_due ON schedules (next_at) WHERE NOT paused;
+  CREATE INDEX schedules_by_key ON schedules (key, next_at);
+  CREATE INDEX schedules_by_creator ON schedules (creator, next_at);
+`;
 
-/** The schedules half of the Postgres store. */
-export function postgresSchedules(_db: PostgresDb): ScheduleStore {
-  return {};
+/**
+ * The schedules half of the Postgres store. Replicas claim due rows with `FOR UPDATE SKIP LOCKED`, so each
+ * row goes to one of them; settling is a compare-and-set on the claimer and the time claimed.
+ */
+export function postgresSchedules(db: PostgresDb): ScheduleStore {
+  return {
+    addSchedule: (schedule, max) =>
+      db.transaction('save a schedule', async (sql) => {
+        // One creator's additions queue behind each other, so two at once cannot both pass the count.
+        await sql("SELECT pg_advisory_xact_lock(hashtextextended('thinkthread:schedules:' || $1, 0))", [
+          schedule.creator.principal,
+        ]);
+        const { rows } = await sql<{ n: string }>('SELECT COUNT(*) AS n FROM schedules WHERE creator = $1', [
+          schedule.creator.principal,
+        ]);
+        if (Number(rows[0]?.n ?? 0) >= max) return false;
+        await sql(
+          `INSERT INTO schedules (${INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          rowValues(schedule),
+        );
+        return true;
+      }),
+    async schedule(id) {
+      const { rows } = await db.query<ScheduleRow>(
+        'read a schedule',
+        'SELECT * FROM schedules WHERE id = $1',
+        [id],
+      );
+      return rows[0] ? scheduleOf(rows[0]) : undefined;
+    },
+    async schedules({ key, creator }) {
+      const { rows } = await db.query<ScheduleRow>(
+        'read the schedules',
+        `SELECT * FROM schedules WHERE ($1::text IS NULL OR key = $1) AND ($2::text IS NULL OR creator = $2)
+          ORDER BY next_at, id`,
+        [key ?? null, creator ?? null],
+      );
+      return rows.map(scheduleOf);
+    },
+    async deleteSchedule(id) {
+      const result = await db.query('delete a schedule', 'DELETE FROM schedules WHERE id = $1', [id]);
+      return (result.rowCount ?? 0) > 0;
+    },
+    async claimDueSchedules({ now, leaseMs, owner, platforms, limit }) {
+      if (platforms.length === 0) return [];
+      const { rows } = await db.query<ScheduleRow>(
+        'claim due schedules',
+        `UPDATE schedules s SET claimed_by = $1, claim_until = $2
+           FROM (SELECT id FROM schedules
+                  WHERE NOT paused AND next_at <= $3 AND claim_until <= $3 AND platform = ANY($4::text[])
+                  ORDER BY next_at LIMIT $5 FOR UPDATE SKIP LOCKED) due
+          WHERE s.id = due.id
+          RETURNING s.*`,
+        [owner, now + leaseMs, now, platforms, limit],
+      );
+      return rows.map(scheduleOf).sort((a, b) => a.nextAt - b.nextAt);
+    },
+    async settleSchedule({ id, owner, dueAt, next }) {
+      const result = next
+        ? await db.query(
+            'settle a schedule',
+            `UPDATE schedules SET next_at = $1, paused = $2, claimed_by = NULL, claim_until = 0
+              WHERE id = $3 AND claimed_by = $4 AND next_at = $5`,
+            [next.at, next.paused ?? false, id, owner, dueAt],
+          )
+        : await db.query(
+            'settle a schedule',
+            'DELETE FROM schedules WHERE id = $1 AND claimed_by = $2 AND next_at = $3',
+            [id, owner, dueAt],
+          );
+      return (result.rowCount ?? 0) > 0;
+    },
+    async releaseScheduleClaims(owner) {
+      await db.query(
+        'release schedule claims',
+        'UPDATE schedules SET claimed_by = NULL, claim_until = 0 WHERE claimed_by = $1',
+        [owner],
+      );
+    },
+    async allSchedules() {
+      const { rows } = await db.query<ScheduleRow>(
+        'read the schedules',
+        'SELECT * FROM schedules ORDER BY created_at, id',
+      );
+      return rows.map(scheduleOf);
+    },
+  };
 }

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import type { Asker } from '../governance/asker.js';
+import type { Logger } from '../logger.js';
+import type { Schedule, ScheduleSettlement, ScheduleStore } from '../ports/schedule-store.js';
+import { askerOf } from './creator.js';
+import { formatInZone, nextAfter } from './schedule-time.js';
+
+/** One run of a schedule, taken by this replica: what a platform asks, in which conversation, as whom. */
+export interface ScheduledRun {
+  schedule: Schedule;
+  /** The asker the run is asked as (the schedule's creator). */
+  asker: Asker;
+  /** When it was due (ms). */
+  dueAt: number;
+  /** A one-off reminder: the answer mentions its creator. */
+  reminder: boolean;
+}
+
+/** How a platform starts a scheduled run in a conversation, and tells a schedule's creator something. */
+export interface ScheduleDeliverer {
+  /** Asks the run's question in its conversation, as its creator; resolves when the run has ended. */
+  deliverScheduled(run: ScheduledRun): Promise<void>;
+  /** Tells the creator, as privately as the platform allows, what became of their schedule. */
+  tellScheduleCreator(schedule: Schedule, text: string): Promise<void>;
+}
+
+/** Fires due schedules: claimed once across replicas, checked against the access lists, then delivered. */
+export interface Scheduler {
+  /** Starts firing through these platforms' deliverers (by platform name); polls unless `pollMs` is 0. */
+  start(deliverers: Readonly<Record<string, ScheduleDeliverer>>): void;
+  /** Whether runs of `platform` can be delivered by this replica. */
+  delivers(platform: string): boolean;
+  /** Claims and fires everything due now; resolves with how many runs were started. */
+  tick(): Promise<number>;
+  /** Resolves once every run started so far has ended. */
+  idle(): Promise<void>;
+  /** Stops polling, gives back unsettled claims and waits for runs in flight. */
+  stop(): Promise<void>;
+}
+
+/** What the scheduler needs. */
+export interface SchedulerDeps {
+  store: ScheduleStore;
+  /** Whether the creator may still ask in the conversation (the access lists). */
+  allowed(asker: Asker, key: string): Promise<boolean>;
+  /** SCHEDULE_CATCH_UP_MS: a run later than this (every replica was down) is skipped with a note. */
+  catchUpMs: number;
+  logger?: Logger | undefined;
+  now?: (() => number) | undefined;
+  /** Time between polls; 0 polls only when `tick` is called (tests). */
+  pollMs?: number | undefined;
+  /** How long a claim holds if this replica dies before settling it. */
+  leaseMs?: number | undefined;
+  /** Runs claimed per query. */
+  batch?: number | undefined;
+  /** This replica's name in claims; random when unset. */
+  owner?: string | undefined;
+}
+
+/** Default poll interval: a run starts within about a second of its time. */
+export const SCHEDULE_POLL_MS = 1_000;
+/** Default claim lease: a replica killed after claiming hands its runs to a survivor this much later. */
+export const SCHEDULE_LEASE_MS = 30_000;
+
+/** Creates the scheduler. */
+export function createScheduler(deps: SchedulerDeps): Scheduler {
+  const { store, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const owner = deps.owner ?? `replica-${randomBytes(6).toString('hex')}`;
+  const leaseMs = deps.leaseMs ?? SCHEDULE_LEASE_MS;
+  const batch = deps.batch ?? 500;
+  const pollMs = deps.pollMs ?? SCHEDULE_POLL_MS;
+  let deliverers: Readonly<Record<string, ScheduleDeliverer>> = {};
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  let ticking: Promise<number> | undefined;
+  const inFlight = new Set<Promise<void>>();
+
+  const track = (work: Promise<void>) => {
+    const tracked = work.finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+  };
+  const tell = (schedule: Schedule, text: string) => {
+    const deliverer = deliverers[platformOf(schedule)];
+    if (!deliverer) return;
+    track(
+      deliverer
+        .tellScheduleCreator(schedule, text)
+        .catch((err: unknown) =>
+          logger?.warn({ id: schedule.id, err }, 'could not tell a schedule’s creator'),
+        ),
+    );
+  };
+
+  async function fire(schedule: Schedule): Promise<boolean> {
+    const at = now();
+    const dueAt = schedule.nextAt;
+    const next = schedule.cron ? nextAfter(schedule.cron, schedule.timezone, dueAt, at) : undefined;
+    const settle = (outcome: ScheduleSettlement['next']) =>
+      store.settleSchedule({ id: schedule.id, owner, dueAt, next: outcome });
+    const moved = next === undefined ? null : { at: next };
+    const asker = askerOf(schedule.creator);
+    if (at - dueAt > deps.catchUpMs) {
+      if (!(await settle(moved))) return false;
+      logger?.info(
+        { id: schedule.id, lateMs: at - dueAt },
+        'skipped a scheduled run missed while the bot was down',
+      );
+      tell(
+        schedule,
+        `Your scheduled question "${schedule.question}" was due on ${formatInZone(dueAt, schedule.timezone)} while I was offline, too long ago to ask it now, so it was skipped.` +
+          (next === undefined ? '' : ` It runs next on ${formatInZone(next, schedule.timezone)}.`),
+      );
+      return false;
+    }
+    if (!(await deps.allowed(asker, schedule.key))) {
+      if (!(await settle({ at: dueAt, paused: true }))) return false;
+      logger?.info({ id: schedule.id }, 'paused a schedule whose creator may no longer ask there');
+      tell(
+        schedule,
+        `Your scheduled question "${schedule.question}" (${schedule.id}) did not run: you can no longer ask me there, so it is paused. Cancel it with /schedule cancel ${schedule.id}.`,
+      );
+      return false;
+    }
+    // Settled before it is asked: a replica that lost its claim meanwhile finds it gone and asks nothing.
+    if (!(await settle(moved))) return false;
+    const deliverer = deliverers[platformOf(schedule)];
+    if (!deliverer) return false;
+    track(
+      deliverer
+        .deliverScheduled({ schedule, asker, dueAt, reminder: schedule.cron === null })
+        .catch((err: unknown) =>
+          logger?.error({ id: schedule.id, err }, 'a scheduled run could not be delivered'),
+        ),
+    );
+    return true;
+  }
+
+  async function pass(): Promise<number> {
+    const platforms = Object.keys(deliverers);
+    let started = 0;
+    for (;;) {
+      const claimed = await store.claimDueSchedules({ now: now(), leaseMs, owner, platforms, limit: batch });
+      const fired = await Promise.all(
+        claimed.map((s) =>
+          fire(s).catch((err: unknown) => {
+            logger?.error({ id: s.id, err }, 'could not fire a schedule');
+            return false;
+          }),
+        ),
+      );
+      started += fired.filter(Boolean).length;
+      if (claimed.length < batch || stopped) return started;
+    }
+  }
+
+  const tick = () => {
+    // One pass at a time per replica; a tick asked for meanwhile runs after it.
+    const run = (ticking ?? Promise.resolve(0)).catch(() => 0).then(pass);
+    ticking = run;
+    run
+      .finally(() => {
+        if (ticking === run) ticking = undefined;
+      })
+      .catch(() => undefined);
+    return run;
+  };
+
+  const arm = () => {
+    if (stopped || pollMs <= 0) return;
+    timer = setTimeout(() => {
+      tick()
+        .catch((err: unknown) => logger?.error({ err }, 'could not read the due schedules'))
+        .finally(arm);
+    }, pollMs);
+    timer.unref?.();
+  };
+
+  return {
+    start(given) {
+      deliverers = given;
+      stopped = false;
+      if (timer === undefined) arm();
+    },
+    delivers: (platform) => platform in deliverers,
+    tick,
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await ticking?.catch(() => undefined);
+      await store
+        .releaseScheduleClaims(owner)
+        .catch((err: unknown) => logger?.warn({ err }, 'could not give back schedule claims'));
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+function platformOf(schedule: Schedule): string {
+  return schedule.key.slice(0, schedule.key.indexOf(':'));
+}

@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../../src/core/ports/store.js';
+import { SCHEDULE_LEASE_MS } from '../../../src/core/schedules/create-scheduler.js';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import { aSchedule } from '../../contract/schedules-contract.js';
+import { manualClock, startTestScheduler } from './scheduler-fixture.js';
+
+const T0 = Date.UTC(2026, 11, 3, 9, 0);
+
+describe('scheduler', () => {
+  let dir: string;
+  let store: Store;
+  const opened: Store[] = [];
+  const open = () => {
+    const s = openSqliteStore(join(dir, 'bot.db'));
+    opened.push(s);
+    return s;
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'thinkthread-scheduler-'));
+    store = open();
+  });
+  afterEach(async () => {
+    for (const s of opened.splice(0)) await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fires a reminder once when its time comes, as its creator, and forgets it', async () => {
+    const clock = manualClock(T0 - 60_000);
+    const { scheduler, delivered } = startTestScheduler(store, clock.now);
+    await store.addSchedule(aSchedule('r1'), 10);
+    expect(await scheduler.tick()).toBe(0);
+    clock.set(T0);
+    expect(await scheduler.tick()).toBe(1);
+    expect(await scheduler.tick()).toBe(0);
+    expect(delivered.runs).toHaveLength(1);
+    expect(delivered.runs[0]).toMatchObject({
+      dueAt: T0,
+      reminder: true,
+      asker: { principal: 'discord:u1', userId: 'u1' },
+    });
+    expect(await store.schedule('r1')).toBeUndefined();
+  });
+
+  it('moves a recurring question to its next time after each run', async () => {
+    const clock = manualClock(T0);
+    const { scheduler, delivered } = startTestScheduler(store, clock.now);
+    await store.addSchedule(aSchedule('w', { cron: '0 10 * * *', timezone: 'Europe/Berlin' }), 10);
+    await scheduler.tick();
+    expect((await store.schedule('w'))?.nextAt).toBe(Date.UTC(2026, 11, 4, 9, 0));
+    clock.set(Date.UTC(2026, 11, 4, 9, 0));
+    await scheduler.tick();
+    expect(delivered.runs.map((r) => [r.dueAt, r.reminder])).toEqual([
+      [T0, false],
+      [Date.UTC(2026, 11, 4, 9, 0), false],
+    ]);
+  });
+
+  it('hands the run of a replica killed after claiming to a survivor once the lease runs out, once', async () => {
+    const clock = manualClock(T0);
+    await store.addSchedule(aSchedule('r1'), 10);
+    // The dead replica claimed and never settled.
+    await store.claimDueSchedules({
+      now: T0,
+      leaseMs: SCHEDULE_LEASE_MS,
+      owner: 'dead',
+      platforms: ['discord'],
+      limit: 10,
+    });
+    const { scheduler, delivered } = startTestScheduler(open(), clock.now, { owner: 'survivor' });
+    expect(await scheduler.tick()).toBe(0);
+    clock.advance(SCHEDULE_LEASE_MS);
+    expect(await scheduler.tick()).toBe(1);
+    expect(await store.settleSchedule({ id: 'r1', owner: 'dead', dueAt: T0, next: null })).toBe(false);
+    expect(delivered.runs).toHaveLength(1);
+  });
+
+  it('survives a restart: a schedule made before it fires after it', async () => {
+    const clock = manualClock(T0 - 1);
+    const first = startTestScheduler(store, clock.now);
+    await store.addSchedule(aSchedule('r1'), 10);
+    await first.scheduler.stop();
+    await store.close();
+    const again = open();
+    const second = startTestScheduler(again, clock.now);
+    clock.set(T0);
+    expect(await second.scheduler.tick()).toBe(1);
+    expect(first.delivered.runs).toHaveLength(0);
+  });
+
+  it('fires a run missed while down once at start-up when late by less than the catch-up, else skips it with a note', async () => {
+    const clock = manualClock(T0 + 30 * 60_000);
+    await store.addSchedule(aSchedule('recent'), 10);
+    await store.addSchedule(
+      aSchedule('old', { nextAt: T0 - 2 * 3_600_000, cron: '0 * * * *', timezone: 'UTC' }),
+      10,
+    );
+    await store.addSchedule(aSchedule('old-once', { nextAt: T0 - 2 * 3_600_000 }), 10);
+    const { scheduler, delivered } = startTestScheduler(store, clock.now, { catchUpMs: 3_600_000 });
+    expect(await scheduler.tick()).toBe(1);
+    await scheduler.idle();
+    expect(delivered.runs.map((r) => r.schedule.id)).toEqual(['recent']);
+    expect(delivered.notes.map((n) => n.schedule.id).sort()).toEqual(['old', 'old-once']);
+    expect(delivered.notes.find((n) => n.schedule.id === 'old')?.text).toMatch(
+      /was due on Thu 3 Dec 2026, 07:00 .* so it was skipped\. It runs next on Thu 3 Dec 2026, 10:00/,
+    );
+    expect((await store.schedule('old'))?.nextAt).toBe(T0 + 3_600_000);
+    expect(await store.schedule('old-once')).toBeUndefined();
+    expect(await scheduler.tick()).toBe(0);
+  });
+
+  it('pauses, and tells, a creator no longer allowed to ask there instead of running', async () => {
+    const clock = manualClock(T0);
+    await store.addSchedule(aSchedule('w', { cron: '0 * * * *', timezone: 'UTC' }), 10);
+    const { scheduler, delivered } = startTestScheduler(store, clock.now, {
+      blocked: (asker) => asker.principal === 'discord:u1',
+    });
+    expect(await scheduler.tick()).toBe(0);
+    await scheduler.idle();
+    expect(delivered.runs).toEqual([]);
+    expect(delivered.notes[0]?.text).toMatch(/did not run: you can no longer ask me there, so it is paused/);
+    expect((await store.schedule('w'))?.paused).toBe(true);
+    clock.advance(3_600_000);
+    expect(await scheduler.tick()).toBe(0);
+    expect(delivered.notes).toHaveLength(1);
+  });
+
+  it('fires each of 300 runs once when three replicas on one database tick together', async () => {
+    const clock = manualClock(T0);
+    for (let i = 0; i < 300; i++)
+      await store.addSchedule(aSchedule(`s${i}`, { key: i % 2 ? 'slack:T:C' : 'discord:g:c' }), 1000);
+    const replicas = [store, open(), open()].map((s, i) =>
+      startTestScheduler(s, clock.now, { owner: `r${i}` }),
+    );
+    const started = await Promise.all(replicas.map((r) => r.scheduler.tick()));
+    const ids = replicas.flatMap((r) => r.delivered.runs.map((run) => run.schedule.id));
+    expect(started.reduce((a, b) => a + b)).toBe(300);
+    expect(new Set(ids).size).toBe(300);
+  });
+});
