@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import dotenv from 'dotenv';
 import { type Config, parseConfig, SECRET_KEYS } from './config.js';
 import { createCore } from './core/create-core.js';
-import { ConfigError, ThinkthreadError } from './core/errors.js';
+import { ConfigError, StorageLostError, ThinkthreadError } from './core/errors.js';
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import type { ConversationStore } from './core/ports/conversation-store.js';
 import { createRunQueue } from './core/runs/run-queue.js';
@@ -16,6 +16,7 @@ import { enabledPlatforms, PLATFORMS } from './platforms/registry.js';
 import type { PlatformAdapter } from './platforms/types.js';
 import { createHttpServer, type ReadinessCheck } from './server/http-server.js';
 import { createStore } from './store/create-store.js';
+import { watchStore } from './store/store-watchdog.js';
 import { type Coordination, openCoordination } from './store/open-coordination.js';
 
 /** Composition root: config → core → platforms and the HTTP server → graceful shutdown. */
@@ -136,6 +137,12 @@ async function main(): Promise<void> {
       .finally(() => Promise.all([store.close(), mcpTools?.close()]));
     process.exit(code);
   };
+  // A deleted database file or a dropped schema: say so once and exit 1, so the orchestrator restarts the bot.
+  watchStore(store, (err) => {
+    logger.fatal({ reason: redact(err.message) }, 'the database is gone; stopping');
+    process.stderr.write(`thinkthread: ${redact(err.message)}. Stopping.\n`);
+    void shutdown('database lost', 1);
+  });
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
@@ -211,7 +218,7 @@ function readinessChecks(
         } catch (err) {
           // The cause (which may name the database) goes to the log, not to whoever asks /readyz.
           logger.warn({ err }, 'readiness: the store is unreachable');
-          return 'unreachable';
+          return err instanceof StorageLostError ? 'database lost' : 'unreachable';
         }
       },
     },

@@ -63,6 +63,9 @@ export class StorageError extends ThinkthreadError {
   }
 }
 
+/** The database itself is gone while the bot runs (its file deleted, its schema dropped): only a restart helps. */
+export class StorageLostError extends StorageError {}
+
 /**
  * A tool could not do what the model asked; the message is written for the model (it becomes the
  * Observation) and must never carry a secret. Tool errors never end a run.

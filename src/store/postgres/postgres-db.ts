@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { StorageError } from '../../core/errors.js';
+import { StorageError, StorageLostError } from '../../core/errors.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /** How the pool behind a Postgres store is sized and bounded in time. */
@@ -52,6 +52,8 @@ export class Rollback<T> extends Error {
 
 const DEFAULTS = { poolSize: 10, connectTimeoutMs: 5000, statementTimeoutMs: 10_000 };
 const RETRIED = new Set(['40P01', '40001']);
+// undefined_table, invalid_schema_name: the schema was dropped (or emptied) under the running bot.
+const GONE = new Set(['42P01', '3F000']);
 const ATTEMPTS = 3;
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -106,6 +108,13 @@ export function openPostgresDb(target: PostgresTarget, options: PostgresOptions 
   };
   const fail = (what: string, err: unknown): StorageError => {
     if (err instanceof StorageError) return err;
+    if (!closed && GONE.has(codeOf(err))) {
+      return new StorageLostError(
+        `Could not ${what}: the tables of the ${target.describe} are gone (was the schema dropped?); ` +
+          'thinkthread must restart to create them again',
+        err,
+      );
+    }
     const reason = closed ? 'the store is closed' : reasonOf(err);
     const message = `Could not ${what} in the ${target.describe}: ${reason}`;
     return new StorageError(scrub(message, target.password), err);

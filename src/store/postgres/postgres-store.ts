@@ -153,7 +153,8 @@ function postgresConversations(db: PostgresDb): ConversationStore {
       });
     },
     async ping() {
-      await db.query('reach the store', 'SELECT 1');
+      // Not `SELECT 1`: a dropped schema must fail the check, not only a lost connection.
+      await db.query('reach the store', 'SELECT 1 FROM schema_migrations LIMIT 1');
     },
     close: () => db.close(),
   };

@@ -11,6 +11,7 @@ import type {
   TurnWindow,
 } from '../../core/ports/conversation-store.js';
 import type { Store } from '../../core/ports/store.js';
+import { guardFile } from './guard-file.js';
 import { sqliteArchive } from './sqlite-archive.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
 import { migrate } from './sqlite-migrations.js';
@@ -185,7 +186,7 @@ export function openSqliteStore(path: string): Store {
   };
   const archive = sqliteArchive(db, fail);
   const webChats = sqliteWebChats(db, fail);
-  return {
+  const store: Store = {
     ...conversations,
     ...sqliteUsage(db, fail),
     ...sqliteSettings(db, fail),
@@ -201,6 +202,7 @@ export function openSqliteStore(path: string): Store {
       return report;
     },
   };
+  return path === SQLITE_MEMORY_PATH ? store : guardFile(path, store);
 }
 
 /** Conversations are private: the database file (and its -wal and -shm, which SQLite gives the same mode). */
