@@ -16,8 +16,8 @@ import { enabledPlatforms, PLATFORMS } from './platforms/registry.js';
 import type { PlatformAdapter } from './platforms/types.js';
 import { createHttpServer, type ReadinessCheck } from './server/http-server.js';
 import { createStore } from './store/create-store.js';
-import { watchStore } from './store/store-watchdog.js';
 import { type Coordination, openCoordination } from './store/open-coordination.js';
+import { watchStore } from './store/store-watchdog.js';
 
 /** Composition root: config → core → platforms and the HTTP server → graceful shutdown. */
 async function main(): Promise<void> {
