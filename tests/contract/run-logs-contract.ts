@@ -273,5 +273,15 @@ export function runLogsContract(name: string, open: () => Promise<StoreFixture>)
         [day + 1, 'slack', 2],
       ]);
     });
+
+    it('lists every saved channel setting for the settings overview', async () => {
+      await store.setSettings('slack:T:C2', { model: 'gpt-b' });
+      await store.setSettings('discord:g:c', { protocol: 'react', model: 'gpt-a' });
+      expect(await store.adminChannelSettings()).toEqual([
+        { key: 'discord:g:c', name: 'model', value: 'gpt-a' },
+        { key: 'discord:g:c', name: 'protocol', value: 'react' },
+        { key: 'slack:T:C2', name: 'model', value: 'gpt-b' },
+      ]);
+    });
   });
 }

@@ -70,4 +70,6 @@ export interface AdminStats {
 /** Aggregates over usage records, feedback and run logs for the admin page (indexed; one period at a time). */
 export interface AdminStatsStore {
   adminStats(query: AdminStatsQuery, top: number): Promise<AdminStats>;
+  /** Every saved channel setting, by key then name (the settings overview). */
+  adminChannelSettings(): Promise<{ key: string; name: string; value: string }[]>;
 }

@@ -1,10 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import type { RunLogStore } from '../../core/ports/run-log-store.js';
 import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { AUTH_COOKIE, createTokenGate } from './access-token.js';
+import { createAdminGate, runLogStoreOf } from './admin/admin-gate.js';
+import { mountAdmin } from './admin/admin-routes.js';
 import { createBackoff } from './backoff.js';
 import { chatTitle, MAX_LISTED_CHATS } from './chat-history.js';
 import { createChatSessions, MAX_CLIENTS_PER_CHAT } from './chat-sessions.js';
@@ -57,6 +60,8 @@ export interface WebAdapterOptions {
    * the current conversation from memory only.
    */
   chats?: WebChatStore | undefined;
+  /** Run logs and usage aggregates for `/admin`; the bot's store (`chats`) when that is the whole store. */
+  runLogs?: RunLogStore | undefined;
 }
 
 /** A request's context once let in. */
@@ -120,6 +125,17 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   };
 
   mountStaticFiles(http, guard);
+  mountAdmin(http, {
+    config,
+    gate: createAdminGate(config, provider ? sessionCookies : undefined),
+    store: options.runLogs ?? runLogStoreOf(chats),
+    assistant,
+    logger,
+    cookieOptions,
+    allowed: guard,
+    serving: () => started && !stopping,
+    now,
+  });
   if (provider && config.WEB_PUBLIC_URL) {
     mountSignIn(http, {
       provider,

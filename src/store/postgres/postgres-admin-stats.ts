@@ -27,6 +27,13 @@ const TOP = (column: string) => `SELECT ${column} AS name, COUNT(*) FILTER (WHER
 /** The admin page's aggregates on Postgres, run side by side on the pool. */
 export function postgresAdminStats(db: PostgresDb): AdminStatsStore {
   return {
+    async adminChannelSettings() {
+      const { rows } = await db.query<{ key: string; name: string; value: string }>(
+        'read the channel settings',
+        'SELECT key, name, value FROM channel_settings ORDER BY key, name',
+      );
+      return rows;
+    },
     async adminStats(query: AdminStatsQuery, top: number): Promise<AdminStats> {
       const params = [
         query.since,

@@ -60,7 +60,17 @@ export function sqliteAdminStats(db: Database.Database, fail: FailWith): AdminSt
   const models = db.prepare<Record<string, unknown>, { model: string }>(
     `SELECT DISTINCT model FROM usage INDEXED BY usage_admin WHERE ${FILTER}`,
   );
+  const settings = db.prepare<[], { key: string; name: string; value: string }>(
+    'SELECT key, name, value FROM channel_settings ORDER BY key, name',
+  );
   return {
+    async adminChannelSettings() {
+      try {
+        return settings.all();
+      } catch (err) {
+        throw fail('read the channel settings', err);
+      }
+    },
     async adminStats(query: AdminStatsQuery, top: number): Promise<AdminStats> {
       const params = {
         since: query.since,
