@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunDetail } from '../../../src/core/ports/run-log-store.js';
 import { type SignInBed, SLACK_PRINCIPAL, signInOverHttp, startSlackSignInBed } from './sign-in-harness.js';
-import { WebClient } from './web-client.js';
+import { type Reply, WebClient } from './web-client.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the API's JSON, read field by field as the page reads it
+const json = (reply: Reply): any => reply.body;
+
 import { startWebBed, TOKEN, type WebBed, WebUser } from './web-harness.js';
 
 const ADMIN_TOKEN = 'admin-token-0123456789-abcdefghij';
@@ -50,7 +54,7 @@ describe('the admin page over HTTP', () => {
     expect((await admin.request('/admin/api/login', { token: ADMIN_TOKEN })).status).toBe(204);
     const stats = await admin.request('/admin/api/stats?days=7');
     expect(stats.status).toBe(200);
-    expect(stats.body.charts.days).toHaveLength(7);
+    expect(json(stats).charts.days).toHaveLength(7);
     expect(JSON.stringify(stats.body)).not.toContain(ADMIN_TOKEN);
     const settings = await admin.request('/admin/api/settings');
     expect(settings.status).toBe(200);
@@ -82,7 +86,7 @@ describe('the admin page over HTTP', () => {
     bed = await startWebBed({});
     const res = await new WebClient(bed.url).request('/admin/api/stats');
     expect(res.status).toBe(404);
-    expect(res.body.error).toMatch(/ADMIN_TOKEN/);
+    expect(json(res).error).toMatch(/ADMIN_TOKEN/);
   });
 
   it('with sign-in lets in signed-in ADMIN_USERS only, and no longer takes ADMIN_TOKEN', async () => {
@@ -109,7 +113,7 @@ describe('the admin page over HTTP', () => {
     expect((await alice.request('/api/session')).status).toBe(200);
     const refused = await alice.request('/admin/api/runs');
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatch(/admins/);
+    expect(json(refused).error).toMatch(/admins/);
   });
 
   it('keeps a web question’s steps, model calls and tool calls, and shows them on the run page', async () => {
@@ -125,14 +129,13 @@ describe('the admin page over HTTP', () => {
     const admin = new WebClient(bed.url);
     admin.sendHeaders.authorization = `Bearer ${ADMIN_TOKEN}`;
     // The run log is written as the run ends; the list shows it once it is there.
-    let listed: { body: { runs: { id: number; question: string | null }[] } } | undefined;
-    for (let tries = 0; tries < 200; tries++) {
-      listed = await admin.request('/admin/api/runs?q=6%20*%207');
-      if (listed.body.runs[0]?.question) break;
+    let runs: { id: number; question: string | null }[] = [];
+    for (let tries = 0; tries < 200 && !runs[0]?.question; tries++) {
+      runs = json(await admin.request('/admin/api/runs?q=6%20*%207')).runs;
     }
-    const [row] = listed!.body.runs;
+    const [row] = runs;
     expect(row).toMatchObject({ question: 'What is 6 * 7, and the time?', outcome: 'answered' });
-    const detail = (await admin.request(`/admin/api/run?id=${row!.id}`)).body.run as RunDetail;
+    const detail = json(await admin.request(`/admin/api/run?id=${row!.id}`)).run as RunDetail;
     expect(detail).toMatchObject({
       promptTokens: 320,
       completionTokens: 28,
@@ -156,7 +159,7 @@ describe('the admin page over HTTP', () => {
     expect((steps[4] as { text: string }).text).toContain('42');
     expect(steps[5]).toMatchObject({ tool: 'current_time', ok: false });
     expect(detail.log!.answer).toBe('It is 42.');
-    const stats = (await admin.request('/admin/api/stats?days=7')).body;
+    const stats = json(await admin.request('/admin/api/stats?days=7'));
     expect(stats.tools).toEqual([
       { tool: 'calculator', calls: 1, failed: 0 },
       { tool: 'current_time', calls: 1, failed: 1 },
@@ -174,12 +177,12 @@ describe('the admin page over HTTP', () => {
     await bed.adapter.idle();
     const admin = new WebClient(bed.url);
     admin.sendHeaders.authorization = `Bearer ${ADMIN_TOKEN}`;
-    const listed = await admin.request('/admin/api/runs');
-    expect(listed.body.runLogDays).toBe(0);
-    const [row] = listed.body.runs;
+    const listed = json(await admin.request('/admin/api/runs'));
+    expect(listed.runLogDays).toBe(0);
+    const [row] = listed.runs;
     expect(row).toMatchObject({ question: null });
     const detail = await admin.request(`/admin/api/run?id=${row.id}`);
-    expect(detail.body.run.log).toBeUndefined();
-    expect(detail.body.runLogDays).toBe(0);
+    expect(json(detail).run.log).toBeUndefined();
+    expect(json(detail).runLogDays).toBe(0);
   });
 });
