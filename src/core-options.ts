@@ -3,6 +3,7 @@ import type { CoreOptions } from './core/create-core.js';
 import { ConfigError } from './core/errors.js';
 import { createRedactor } from './core/logger.js';
 import type { RecallSettings } from './core/memory/types.js';
+import type { ScheduleSettings } from './core/schedules/schedule-settings.js';
 import type { ToolSettings } from './core/tools/registry.js';
 
 /**
@@ -153,6 +154,16 @@ export function toolSettingsFrom(config: Config): ToolSettings {
 /** Whether requests go to OpenAI's own API (no base URL, or api.openai.com), which accepts `prompt_cache_key`. */
 function servesOpenAI(baseURL: string | undefined): boolean {
   return baseURL === undefined || new URL(baseURL).hostname === 'api.openai.com';
+}
+
+/** What scheduled questions read from the configuration: the caller pairs it with the store that keeps them. */
+export function scheduleSettingsFrom(config: Config): ScheduleSettings {
+  return {
+    SCHEDULE_ANYONE: config.SCHEDULE_ANYONE,
+    SCHEDULES_PER_PERSON: config.SCHEDULES_PER_PERSON,
+    SCHEDULE_CATCH_UP_MS: config.SCHEDULE_CATCH_UP_MS,
+    DEFAULT_TIMEZONE: config.DEFAULT_TIMEZONE,
+  };
 }
 
 /** The archive's and notes' budgets: the caller pairs them with the store that keeps both. */

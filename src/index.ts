@@ -6,7 +6,7 @@ import { ConfigError, StorageLostError, ThinkthreadError } from './core/errors.j
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import type { ConversationStore } from './core/ports/conversation-store.js';
 import { createRunQueue } from './core/runs/run-queue.js';
-import { coreOptionsFrom, fallbackKeys, recallSettingsFrom } from './core-options.js';
+import { coreOptionsFrom, fallbackKeys, recallSettingsFrom, scheduleSettingsFrom } from './core-options.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -74,6 +74,7 @@ async function main(): Promise<void> {
       settings: store,
       feedback: store,
       recall: { store, settings: recallSettingsFrom(config) },
+      schedules: { store, settings: scheduleSettingsFrom(config) },
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       observer: metrics?.observer,
       logger,
@@ -129,6 +130,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ reason }, 'shutting down');
+    // No scheduled run starts on a platform that is stopping; unsettled claims go back to the other replicas.
+    await core.schedules?.stop();
     await Promise.allSettled(adapters.map((a) => a.stop()));
     await http.close();
     await core
@@ -169,6 +172,10 @@ async function main(): Promise<void> {
       await shutdown('start failure', 1);
     }
   }
+  // Scheduled questions fire once the platforms that deliver them are up.
+  core.schedules?.start(
+    Object.fromEntries(adapters.flatMap((a) => (a.schedules ? [[a.name, a.schedules] as const] : []))),
+  );
   if (chat) {
     await chat.finished;
     // Piped, a failed or refused question (or an unknown command) makes the exit code 1, so a script can tell.

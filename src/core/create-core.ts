@@ -150,6 +150,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           store: scheduling.store,
           settings: scheduling.settings,
           isAdmin: async (asker) => (await governorRef?.isAdmin(asker)) ?? false,
+          allowed: async (asker, key) => (await governorRef?.access(asker, key))?.allowed ?? true,
           delivers: (platform) => scheduler.delivers(platform),
           now: scheduling.now,
         })

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Assistant } from '../core/assistant.js';
 import type { Logger, SecretPattern } from '../core/logger.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
+import type { ScheduleDeliverer } from '../core/schedules/create-scheduler.js';
 import type { WebChatStore } from '../core/ports/web-chat-store.js';
 import type { HttpRoutes } from '../server/http-server.js';
 import type { ShardLeases } from './shard-leases.js';
@@ -21,6 +22,8 @@ export interface PlatformAdapter {
   stop(): Promise<void>;
   /** For GET /readyz. */
   readiness(): Readiness;
+  /** Starts scheduled runs in a conversation without an incoming message; absent where it cannot. */
+  readonly schedules?: ScheduleDeliverer | undefined;
 }
 
 /** What a platform is built from. */

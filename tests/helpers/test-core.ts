@@ -5,7 +5,7 @@ import type { Config } from '../../src/config.js';
 import { type Core, createCore } from '../../src/core/create-core.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { Store } from '../../src/core/ports/store.js';
-import { coreOptionsFrom, recallSettingsFrom } from '../../src/core-options.js';
+import { coreOptionsFrom, recallSettingsFrom, scheduleSettingsFrom } from '../../src/core-options.js';
 import type { Backoff } from '../../src/mcp/mcp-server.js';
 import type { McpToolSource } from '../../src/mcp/mcp-tool-source.js';
 import { loadMcp, startMcp } from '../../src/mcp/start-mcp.js';
@@ -44,7 +44,13 @@ export async function startTestCore(
    * `mcpBackoff` sets how MCP servers are retried; `captureLogs` keeps every log line (at `debug` unless
    * LOG_LEVEL says otherwise) in `logs`.
    */
-  options: { wrapStore?: (store: Store) => Store; mcpBackoff?: Backoff; captureLogs?: boolean } = {},
+  /** `schedules` keeps scheduled questions, on the given clock, fired only when a test ticks the scheduler. */
+  options: {
+    wrapStore?: (store: Store) => Store;
+    mcpBackoff?: Backoff;
+    captureLogs?: boolean;
+    schedules?: { now?: () => number };
+  } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-core-'));
   mkdirSync(join(dir, 'workspace'));
@@ -79,6 +85,16 @@ export async function startTestCore(
       settings: store,
       feedback: store,
       recall: { store, settings: recallSettingsFrom(config) },
+      ...(options.schedules
+        ? {
+            schedules: {
+              store,
+              settings: scheduleSettingsFrom(config),
+              now: options.schedules.now,
+              pollMs: 0,
+            },
+          }
+        : {}),
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       logger,
     }).catch(async (err: unknown) => {

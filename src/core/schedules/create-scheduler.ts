@@ -22,6 +22,8 @@ export interface ScheduleDeliverer {
   deliverScheduled(run: ScheduledRun): Promise<void>;
   /** Tells the creator, as privately as the platform allows, what became of their schedule. */
   tellScheduleCreator(schedule: Schedule, text: string): Promise<void>;
+  /** Whether it can deliver now (connected); runs are left for another replica while it cannot. */
+  ready?(): boolean;
 }
 
 /** Fires due schedules: claimed once across replicas, checked against the access lists, then delivered. */
@@ -137,7 +139,9 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   }
 
   async function pass(): Promise<number> {
-    const platforms = Object.keys(deliverers);
+    const platforms = Object.entries(deliverers)
+      .filter(([, deliverer]) => deliverer.ready?.() ?? true)
+      .map(([platform]) => platform);
     let started = 0;
     for (;;) {
       const claimed = await store.claimDueSchedules({ now: now(), leaseMs, owner, platforms, limit: batch });

@@ -40,6 +40,8 @@ export interface ScheduleServiceDeps {
   store: ScheduleStore;
   settings: ScheduleSettings;
   isAdmin(asker: Asker): Promise<boolean>;
+  /** Whether the access lists let the asker ask in the conversation at all. */
+  allowed(asker: Asker, key: string): Promise<boolean>;
   /** Whether this bot can deliver runs on a platform (`discord`, `slack`, …). */
   delivers(platform: string): boolean;
   now?: (() => number) | undefined;
@@ -84,6 +86,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
         throw err;
       }
       const { asker } = place;
+      if (!(await deps.allowed(asker, key))) throw new ScheduleError('You can’t use this bot here.');
       if (when.cron !== null && !asker.dm && !settings.SCHEDULE_ANYONE && !(await deps.isAdmin(asker))) {
         throw new ScheduleError(
           'Only admins can schedule recurring questions in a channel; a one-off reminder is fine, or ask in a DM.',

@@ -11,6 +11,7 @@ import {
   STEPS_PLACEMENTS,
 } from '../../core/settings/channel-settings.js';
 import { MAX_NOTE_CHARS } from '../../core/tools/remember.js';
+import { SCHEDULE_COMMAND } from './schedule-command.js';
 
 /** Longest question `/ask` takes; Discord caps string options at 6,000. */
 const QUESTION_MAX = 4000;
@@ -152,7 +153,7 @@ const MEMORY = new SlashCommandBuilder()
   )
   .toJSON();
 
-/** The slash commands: `/ask question:<text>`, `/reset`, `/memory`, `/usage`, `/tools`, `/settings …`. */
+/** The slash commands: `/ask question:<text>`, `/reset`, `/memory`, `/usage`, `/tools`, `/settings …`, `/schedule …`. */
 export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[] = [
   new SlashCommandBuilder()
     .setName('ask')
@@ -179,6 +180,7 @@ export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[
     .setContexts(CONTEXTS)
     .toJSON(),
   SETTINGS,
+  SCHEDULE_COMMAND,
 ];
 
 /**

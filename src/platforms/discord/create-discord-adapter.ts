@@ -10,6 +10,7 @@ import { handleCommand } from './handle-command.js';
 import { handleMessage } from './handle-message.js';
 import { NO_PINGS } from './limits.js';
 import { createMessageHistory } from './message-history.js';
+import { discordScheduleDelivery } from './schedule-delivery.js';
 
 /** The Discord adapter; `idle()` lets tests wait for the messages being handled. */
 export interface DiscordAdapter extends PlatformAdapter {
@@ -51,10 +52,16 @@ export function createDiscordAdapter(
   const track = (what: string, handler: () => Promise<void>) => {
     if (accepting) work.run(what, handler);
   };
+  const scheduled = discordScheduleDelivery(() => client, ctx);
 
   return {
     name: 'discord',
     idle: () => work.idle(),
+    schedules: {
+      deliverScheduled: (run) => work.track(scheduled.deliverScheduled(run)),
+      tellScheduleCreator: (schedule, text) => work.track(scheduled.tellScheduleCreator(schedule, text)),
+      ready: () => accepting && Boolean(client?.isReady()),
+    },
     readiness: () =>
       client?.isReady() ? { ready: true } : { ready: false, reason: 'not connected to the Discord gateway' },
     async start() {

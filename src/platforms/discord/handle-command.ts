@@ -12,6 +12,7 @@ import { conversationKey, settingsKeyOf } from './conversation.js';
 import { handleAsk } from './handle-ask.js';
 import { MESSAGE_LIMIT, NO_PINGS } from './limits.js';
 import { memoryReply } from './memory-command.js';
+import { scheduleReply } from './schedule-command.js';
 
 /**
  * Handles `/ask`, `/reset`, `/memory [action …]`, `/usage`, `/tools` and `/settings`; each is acknowledged first, as
@@ -56,6 +57,9 @@ export async function handleCommand(
           ),
         ),
       );
+      return;
+    case 'schedule':
+      await privately(interaction, ctx, () => scheduleReply(interaction, ctx.assistant, key, settingsKey));
       return;
     default:
       await interaction.reply({ content: 'Unknown command.', flags: MessageFlags.Ephemeral });

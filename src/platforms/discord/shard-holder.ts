@@ -115,7 +115,19 @@ export function createShardHolder(
     idle: async () => {
       await Promise.all([...held.values()].map((a) => a.idle()));
     },
+    // Scheduled runs go by REST, which any held shard's client can reach every channel through.
+    schedules: {
+      deliverScheduled: (run) => anyShard().deliverScheduled(run),
+      tellScheduleCreator: (schedule, text) => anyShard().tellScheduleCreator(schedule, text),
+      ready: () => [...held.values()].some((a) => a.readiness().ready),
+    },
   };
+
+  function anyShard() {
+    const adapter = [...held.values()].find((a) => a.schedules && a.readiness().ready);
+    if (!adapter?.schedules) throw new Error('this replica holds no connected Discord shard');
+    return adapter.schedules;
+  }
 }
 
 /** The interrupted question's placeholder, rewritten to say so; its Stop button goes, there is nothing to stop. */

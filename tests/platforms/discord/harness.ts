@@ -69,6 +69,8 @@ export interface DiscordBedOptions {
   wrapStore?: (store: Store) => Store;
   /** One clock for the fake and the adapter (interaction deadlines), so tests move time instead of waiting. */
   now?: () => number;
+  /** Scheduled questions kept, on this clock, fired when the test ticks `test.core.schedules`. */
+  schedules?: { now?: () => number };
 }
 
 /** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
@@ -88,7 +90,10 @@ export async function startDiscordBed(
       ...env,
     },
     {},
-    options.wrapStore ? { wrapStore: options.wrapStore } : {},
+    {
+      ...(options.wrapStore ? { wrapStore: options.wrapStore } : {}),
+      ...(options.schedules ? { schedules: options.schedules } : {}),
+    },
   );
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', secrets: [] });
   const connect = async () => {
