@@ -2,8 +2,8 @@ import type { Config } from '../config.js';
 import type { Assistant } from '../core/assistant.js';
 import type { Logger, SecretPattern } from '../core/logger.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
-import type { ScheduleDeliverer } from '../core/schedules/create-scheduler.js';
 import type { WebChatStore } from '../core/ports/web-chat-store.js';
+import type { ScheduleDeliverer } from '../core/schedules/create-scheduler.js';
 import type { HttpRoutes } from '../server/http-server.js';
 import type { ShardLeases } from './shard-leases.js';
 

@@ -19,7 +19,9 @@ export const SCHEDULE_COMMAND: RESTPostAPIChatInputApplicationCommandsJSONBody =
     c
       .setName('cancel')
       .setDescription('Cancel a scheduled question (yours, or any for admins).')
-      .addStringOption((o) => o.setName('id').setDescription('Its id, from /schedule list').setRequired(true)),
+      .addStringOption((o) =>
+        o.setName('id').setDescription('Its id, from /schedule list').setRequired(true),
+      ),
   )
   .addSubcommand((c) =>
     c

@@ -17,7 +17,10 @@ export function channelOfKey(key: string): string {
  * becomes the answer, with the usual Stop button, live steps in a thread and feedback buttons. Notes to a
  * creator go by DM, or into the channel (mentioning them) where a DM cannot be opened.
  */
-export function discordScheduleDelivery(client: () => Client | undefined, ctx: DiscordContext): ScheduleDeliverer {
+export function discordScheduleDelivery(
+  client: () => Client | undefined,
+  ctx: DiscordContext,
+): ScheduleDeliverer {
   const connected = () => {
     const bot = client();
     if (!bot?.isReady()) throw new Error('not connected to Discord');
