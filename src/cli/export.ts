@@ -54,35 +54,21 @@ export async function exportConversation(
   for (let after = 0; ; ) {
     const page = await store.archivedTurns(key, after, BATCH);
     for (const t of page) {
-      await write(
-        JSON.stringify({
-          type: 'turn',
-          id: t.id,
-          at: new Date(t.createdAt).toISOString(),
-          author: t.author,
-          principal: t.principal,
-          question: t.question,
-          answer: t.answer,
-        }),
-      );
+      const { author, principal, question, answer } = t;
+      await write(line('turn', t, { author, principal, question, answer }));
     }
     turns += page.length;
     if (page.length < BATCH) break;
     after = page[page.length - 1]!.id;
   }
   const notes = await store.notesFor(key);
-  for (const n of notes) {
-    await write(
-      JSON.stringify({
-        type: 'note',
-        id: n.id,
-        at: new Date(n.createdAt).toISOString(),
-        text: n.text,
-        author: n.author,
-      }),
-    );
-  }
+  for (const n of notes) await write(line('note', n, { text: n.text, author: n.author }));
   return { turns, notes: notes.length };
+}
+
+/** One JSON line: its type, id and time (ISO), then the fields of that type, in that order. */
+function line(type: string, row: { id: number; createdAt: number }, fields: object): string {
+  return JSON.stringify({ type, id: row.id, at: new Date(row.createdAt).toISOString(), ...fields });
 }
 
 if (process.argv[1]?.endsWith('export.ts') || process.argv[1]?.endsWith('export.js')) {

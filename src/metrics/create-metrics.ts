@@ -37,12 +37,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'thinkthread_' });
   // Every labelled metric is declared through bounded-metrics, which cuts each label value.
-  const runs = boundedCounter({
-    name: 'thinkthread_runs_total',
-    help: 'Questions finished, by platform and outcome.',
-    labelNames: ['platform', 'outcome'] as const,
-    registry,
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    boundedCounter({ name, help, labelNames, registry });
+  const runs = counter('thinkthread_runs_total', 'Questions finished, by platform and outcome.', [
+    'platform',
+    'outcome',
+  ]);
   const duration = boundedHistogram({
     name: 'thinkthread_run_duration_seconds',
     help: 'Time from a question being taken to its end.',
@@ -50,36 +50,27 @@ export function createMetrics(options: MetricsOptions): Metrics {
     buckets: [0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120],
     registry,
   });
-  const modelCalls = boundedCounter({
-    name: 'thinkthread_model_calls_total',
-    help: 'Model calls made by questions.',
-    labelNames: ['platform'] as const,
-    registry,
-  });
-  const tokens = boundedCounter({
-    name: 'thinkthread_tokens_total',
-    help: 'Tokens the model reported, by kind (prompt or completion).',
-    labelNames: ['platform', 'kind'] as const,
-    registry,
-  });
-  const toolCalls = boundedCounter({
-    name: 'thinkthread_tool_calls_total',
-    help: 'Tool calls, by tool (`unknown`: a name the bot has no tool by).',
-    labelNames: ['tool'] as const,
-    registry,
-  });
-  const fallbacks = boundedCounter({
-    name: 'thinkthread_model_fallbacks_total',
-    help: 'Model requests a fallback (LLM_FALLBACK) answered because the primary was unavailable or kept out, by primary and fallback (model@host).',
-    labelNames: ['from', 'to'] as const,
-    registry,
-  });
-  const limited = boundedCounter({
-    name: 'thinkthread_platform_rate_limited_total',
-    help: 'Platform API calls answered 429, by platform.',
-    labelNames: ['platform'] as const,
-    registry,
-  });
+  const modelCalls = counter('thinkthread_model_calls_total', 'Model calls made by questions.', ['platform']);
+  const tokens = counter(
+    'thinkthread_tokens_total',
+    'Tokens the model reported, by kind (prompt or completion).',
+    ['platform', 'kind'],
+  );
+  const toolCalls = counter(
+    'thinkthread_tool_calls_total',
+    'Tool calls, by tool (`unknown`: a name the bot has no tool by).',
+    ['tool'],
+  );
+  const fallbacks = counter(
+    'thinkthread_model_fallbacks_total',
+    'Model requests a fallback (LLM_FALLBACK) answered because the primary was unavailable or kept out, by primary and fallback (model@host).',
+    ['from', 'to'],
+  );
+  const limited = counter(
+    'thinkthread_platform_rate_limited_total',
+    'Platform API calls answered 429, by platform.',
+    ['platform'],
+  );
   new Gauge({
     name: 'thinkthread_questions_in_flight',
     help: 'Questions running or waiting, all channels together.',

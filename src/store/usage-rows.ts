@@ -4,7 +4,7 @@ import {
   type UsageOutcome,
   type UsageRecord,
   type UsageResult,
-} from '../../core/ports/usage-store.js';
+} from '../core/ports/usage-store.js';
 
 /** A row of the `usage` table, as better-sqlite3 reads it. */
 export interface UsageRow {

@@ -56,16 +56,10 @@ export const NOTHING_SPENT: Readonly<Omit<UsageResult, 'outcome'>> = Object.free
 /** One complete usage record. */
 export interface UsageRecord extends UsageStart, UsageResult {}
 
-/** A stored record, with its id. */
-export interface StoredUsageRecord extends UsageStart {
+/** A stored record, with its id; `pending` while its question runs. */
+export interface StoredUsageRecord extends UsageStart, Omit<UsageResult, 'outcome' | 'answeredBy'> {
   id: number;
   outcome: UsageOutcome;
-  modelCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
-  tools: Record<string, number>;
-  durationMs: number;
 }
 
 /** Who a rule counts: one principal (across channels), one origin, one conversation key, or the whole bot. */

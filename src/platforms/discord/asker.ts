@@ -10,31 +10,51 @@ function listedChannel(
   return channel?.isThread() ? (channel.parentId ?? id) : id;
 }
 
+/** What a message and a slash command both tell of who sent them and where. */
+interface Source {
+  userId: string;
+  guild: boolean;
+  channel: { id: string; isThread(): boolean; parentId?: string | null } | null;
+  channelId: string;
+  roles: string[];
+  manageGuild: boolean | undefined;
+}
+
+function askerOf(source: Source): Asker {
+  return {
+    platform: 'discord',
+    userId: source.userId,
+    principal: discordPrincipal(source.userId),
+    channelId: source.guild ? listedChannel(source.channel, source.channelId) : undefined,
+    dm: !source.guild,
+    roles: source.roles,
+    platformAdmin: source.manageGuild ?? false,
+  };
+}
+
 /** The asker of a message: roles and Manage Server from the member, a thread counted as its parent. */
 export function messageAsker(message: Message): Asker {
   const member = message.member;
-  return {
-    platform: 'discord',
+  return askerOf({
     userId: message.author.id,
-    principal: discordPrincipal(message.author.id),
-    channelId: message.inGuild() ? listedChannel(message.channel, message.channelId) : undefined,
-    dm: !message.inGuild(),
+    guild: message.inGuild(),
+    channel: message.channel,
+    channelId: message.channelId,
     roles: member ? [...member.roles.cache.keys()] : [],
-    platformAdmin: member?.permissions.has(PermissionFlagsBits.ManageGuild) ?? false,
-  };
+    manageGuild: member?.permissions.has(PermissionFlagsBits.ManageGuild),
+  });
 }
 
 /** The asker of a slash command. */
 export function interactionAsker(interaction: ChatInputCommandInteraction): Asker {
   const member = interaction.member;
   const roles = member instanceof GuildMember ? [...member.roles.cache.keys()] : (member?.roles ?? []);
-  return {
-    platform: 'discord',
+  return askerOf({
     userId: interaction.user.id,
-    principal: discordPrincipal(interaction.user.id),
-    channelId: interaction.inGuild() ? listedChannel(interaction.channel, interaction.channelId) : undefined,
-    dm: !interaction.inGuild(),
+    guild: interaction.inGuild(),
+    channel: interaction.channel,
+    channelId: interaction.channelId,
     roles: Array.isArray(roles) ? roles : [],
-    platformAdmin: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
-  };
+    manageGuild: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild),
+  });
 }

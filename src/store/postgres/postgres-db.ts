@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { StorageError, StorageLostError } from '../../core/errors.js';
-import type { PostgresTarget } from './postgres-url.js';
+import { connectionOf, type PostgresTarget } from './postgres-url.js';
 
 /** How the pool behind a Postgres store is sized and bounded in time. */
 export interface PostgresOptions {
@@ -70,12 +70,7 @@ const types = {
 export function openPostgresDb(target: PostgresTarget, options: PostgresOptions = {}): PostgresDb {
   const { poolSize, connectTimeoutMs, statementTimeoutMs } = { ...DEFAULTS, ...options };
   const pool = new pg.Pool({
-    host: target.host,
-    port: target.port,
-    database: target.database,
-    user: target.user,
-    password: target.password,
-    ssl: target.ssl,
+    ...connectionOf(target),
     max: poolSize,
     connectionTimeoutMillis: connectTimeoutMs,
     statement_timeout: statementTimeoutMs,

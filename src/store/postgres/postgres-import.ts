@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { StoredSetting } from '../../core/ports/channel-settings-store.js';
 import type { StoredUsageRecord } from '../../core/ports/usage-store.js';
 import type { ExportedConversation } from '../sqlite/sqlite-export.js';
-import { rowOf } from '../sqlite/sqlite-usage-rows.js';
+import { rowOf } from '../usage-rows.js';
 import { Rollback } from './postgres-db.js';
 import { openMigratedDb } from './postgres-migrations.js';
 import type { PostgresTarget } from './postgres-url.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { StorageError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
-import type { PostgresTarget } from './postgres-url.js';
+import { connectionOf, type PostgresTarget } from './postgres-url.js';
 
 /** The NOTIFY channel every replica listens on; payloads start with the schema, so schemas never mix. */
 export const RUNS_CHANNEL = 'thinkthread_runs';
@@ -63,12 +63,7 @@ export async function openPostgresSession(
 
   const connect = async (): Promise<void> => {
     const c = new pg.Client({
-      host: target.host,
-      port: target.port,
-      database: target.database,
-      user: target.user,
-      password: target.password,
-      ssl: target.ssl,
+      ...connectionOf(target),
       keepAlive: true,
       connectionTimeoutMillis: 5000,
       statement_timeout: STATEMENT_TIMEOUT_MS,

@@ -16,6 +16,12 @@ export interface PostgresTarget {
   describe: string;
 }
 
+/** What node-postgres needs to connect to `target` (pool or client). */
+export function connectionOf(target: PostgresTarget) {
+  const { host, port, database, user, password, ssl } = target;
+  return { host, port, database, user, password, ssl };
+}
+
 const SCHEMES = new Set(['postgres', 'postgresql']);
 const SSL_MODES: Record<string, PostgresTarget['ssl']> = {
   disable: false,

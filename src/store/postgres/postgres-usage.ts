@@ -10,8 +10,8 @@ import {
   type UsageStore,
   type UsageTotals,
 } from '../../core/ports/usage-store.js';
-import { nothingSpent, recordOf, rowOf, spentOf, type UsageRow } from '../sqlite/sqlite-usage-rows.js';
 import { QUARTER_HOUR_MS } from '../usage-days.js';
+import { nothingSpent, recordOf, rowOf, spentOf, type UsageRow } from '../usage-rows.js';
 import { mergeByDay, orderTotals } from '../usage-totals.js';
 import type { PostgresDb, Sql } from './postgres-db.js';
 import { admitLocks } from './postgres-usage-locks.js';

@@ -5,8 +5,8 @@ import type { StoredSetting } from '../../core/ports/channel-settings-store.js';
 import type { StoredTurn } from '../../core/ports/conversation-store.js';
 import type { StoredNote } from '../../core/ports/notes-store.js';
 import type { StoredUsageRecord } from '../../core/ports/usage-store.js';
+import { recordOf, type UsageRow } from '../usage-rows.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
-import { recordOf, type UsageRow } from './sqlite-usage-rows.js';
 
 /** One conversation as SQLite stores it: its summary, counters and turns (oldest first). */
 export interface ExportedConversation {

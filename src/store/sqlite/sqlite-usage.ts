@@ -13,15 +13,8 @@ import {
   type UsageTotals,
 } from '../../core/ports/usage-store.js';
 import { QUARTER_HOUR_MS } from '../usage-days.js';
+import { nothingSpent, recordOf, rowOf, type SpentColumns, spentOf, type UsageRow } from '../usage-rows.js';
 import { mergeByDay, orderTotals } from '../usage-totals.js';
-import {
-  nothingSpent,
-  recordOf,
-  rowOf,
-  type SpentColumns,
-  spentOf,
-  type UsageRow,
-} from './sqlite-usage-rows.js';
 
 /** Wraps whatever a statement threw into a StorageError saying what could not be done. */
 export type FailWith = (what: string, err: unknown) => StorageError;

@@ -9,21 +9,12 @@ export function createSignInProvider(config: Config): SignInProvider | undefined
   const publicUrl = config.WEB_PUBLIC_URL;
   if (!publicUrl) return undefined;
   const redirectUri = callbackUrl(publicUrl).toString();
-  if (config.WEB_AUTH === 'slack' && config.SLACK_CLIENT_ID && config.SLACK_CLIENT_SECRET) {
-    return createSlackSignIn({
-      issuer: config.SLACK_OIDC_ISSUER,
-      clientId: config.SLACK_CLIENT_ID,
-      clientSecret: config.SLACK_CLIENT_SECRET,
-      redirectUri,
-    });
-  }
-  if (config.WEB_AUTH === 'discord' && config.DISCORD_CLIENT_ID && config.DISCORD_CLIENT_SECRET) {
-    return createDiscordSignIn({
-      baseUrl: config.DISCORD_OAUTH_URL,
-      clientId: config.DISCORD_CLIENT_ID,
-      clientSecret: config.DISCORD_CLIENT_SECRET,
-      redirectUri,
-    });
-  }
+  const client = (clientId: string | undefined, clientSecret: string | undefined) =>
+    clientId && clientSecret ? { clientId, clientSecret, redirectUri } : undefined;
+  const slack = config.WEB_AUTH === 'slack' && client(config.SLACK_CLIENT_ID, config.SLACK_CLIENT_SECRET);
+  if (slack) return createSlackSignIn({ issuer: config.SLACK_OIDC_ISSUER, ...slack });
+  const discord =
+    config.WEB_AUTH === 'discord' && client(config.DISCORD_CLIENT_ID, config.DISCORD_CLIENT_SECRET);
+  if (discord) return createDiscordSignIn({ baseUrl: config.DISCORD_OAUTH_URL, ...discord });
   return undefined;
 }
