@@ -4,6 +4,11 @@
 const $ = (id) => document.getElementById(id);
 const status = $('status');
 const views = ['overview', 'runs', 'run', 'settings'];
+// Ticks of counts are whole numbers.
+const COUNT_STEPS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 1e8,
+  1e9,
+];
 const COLORS = ['#2d5b8a', '#c0762b', '#2f8a4e', '#8a2d6f', '#6b6f74', '#b0413e'];
 const number = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
 const ms = (n) => (n === null || n === undefined ? '–' : n < 1000 ? `${n} ms` : `${(n / 1000).toFixed(1)} s`);
@@ -143,7 +148,7 @@ async function showOverview() {
       percent(t.promptTokens ? t.cachedTokens / t.promptTokens : null),
       t.cachedTokens,
     ],
-    ['votes', '👍 / 👎', `${t.up} / ${t.down}`, `${t.up}/${t.down}`],
+    ['votes', 'Votes up / down', `${t.up} / ${t.down}`, `${t.up}/${t.down}`],
     ['duration', 'Duration p50 / p95', `${ms(t.p50)} / ${ms(t.p95)}`, `${t.p50 ?? ''}/${t.p95 ?? ''}`],
     ['refused', 'Refused / limited', `${t.refused} / ${t.limited}`, `${t.refused}/${t.limited}`],
   ];
@@ -232,10 +237,10 @@ function chartSpecs(c) {
     },
     {
       name: 'votes',
-      title: '👍 / 👎 per day',
+      title: 'Votes per day (up / down)',
       bars: [
-        { label: '👍', values: c.up },
-        { label: '👎', values: c.down },
+        { label: 'up', values: c.up },
+        { label: 'down', values: c.down },
       ],
       format: number,
     },
@@ -281,8 +286,7 @@ function drawCharts(c) {
   }
 }
 
-const slug = (label) =>
-  ({ '👍': 'up', '👎': 'down' })[label] ?? label.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+const slug = (label) => label.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
 
 /** The chart's numbers as a table under it (folded): what a screen reader or a test reads. */
 function numbersTable(days, series, format) {
@@ -320,7 +324,8 @@ function plot(target, xs, spec) {
         label: s.label,
         stroke: COLORS[i % COLORS.length],
         width: 2,
-        spanGaps: true,
+        spanGaps: false,
+        points: { show: true, size: 5 },
         ...(spec.bars
           ? {
               fill: COLORS[i % COLORS.length],
@@ -339,7 +344,14 @@ function plot(target, xs, spec) {
       series,
       scales: { x: { time: true } },
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      axes: [{}, { values: (_, ticks) => ticks.map((v) => spec.format(v)), size: 70 }],
+      axes: [
+        {},
+        {
+          values: (_, ticks) => ticks.map((v) => spec.format(v)),
+          size: 70,
+          ...(spec.format === number ? { incrs: COUNT_STEPS } : {}),
+        },
+      ],
       legend: { live: false },
       cursor: { show: false },
     },
@@ -437,7 +449,7 @@ async function showRun(id) {
     ],
     ['Model calls', number(run.modelCalls)],
     ['Duration', ms(run.durationMs)],
-    ['👍 / 👎', `${run.up} / ${run.down}`],
+    ['Votes up / down', `${run.up} / ${run.down}`],
   ];
   $('run-meta').replaceChildren(...meta.flatMap(([k, v]) => [el('dt', k), el('dd', v)]));
   const log = run.log;
