@@ -13,6 +13,7 @@ import { CONTEXT_CHARS } from './limits.js';
 import { slackMemoryArgs, slackMemoryUsage } from './memory-command.js';
 import { plainToMrkdwn } from './mrkdwn.js';
 import { runQuestion } from './run-question.js';
+import { registerScheduleCommand } from './schedule-command.js';
 import { questionFromSlack } from './slack-text.js';
 
 type CommandNames = Pick<
@@ -23,6 +24,7 @@ type CommandNames = Pick<
   | 'SLACK_USAGE_COMMAND'
   | 'SLACK_TOOLS_COMMAND'
   | 'SLACK_SETTINGS_COMMAND'
+  | 'SLACK_SCHEDULE_COMMAND'
 >;
 
 /**
@@ -94,6 +96,8 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
       }
     });
   });
+
+  registerScheduleCommand(app, names.SLACK_SCHEDULE_COMMAND, deps);
 
   app.command(names.SLACK_RESET_COMMAND, async ({ command, ack, respond, context }) => {
     await ack();

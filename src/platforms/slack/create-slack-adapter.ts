@@ -12,6 +12,7 @@ import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } fr
 import { sayInterrupted } from './interrupted.js';
 import { createMountedReceiver } from './mounted-receiver.js';
 import { registerRunButtons } from './run-buttons.js';
+import { slackScheduleDelivery } from './schedule-delivery.js';
 import { explainStartError } from './start-errors.js';
 import { createStreamBudget } from './stream-budget.js';
 import { createStreamingSupport } from './streaming-support.js';
@@ -121,6 +122,7 @@ export function createSlackAdapter(
   };
   deps.line?.onInterrupted('slack', (question) => sayInterrupted(app.client, question, logger));
   const intake = createIntake(intakeDeps);
+  const scheduled = slackScheduleDelivery(intakeDeps, app.client, work.signal);
   const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
     eventId: body.event_id,
     teamId: context.teamId ?? body.team_id ?? 'unknown',
@@ -183,5 +185,10 @@ export function createSlackAdapter(
       return { ready: true };
     },
     idle: () => work.idle(),
+    schedules: {
+      deliverScheduled: (run) => work.track(scheduled.deliverScheduled(run)),
+      tellScheduleCreator: (schedule, text) => work.track(scheduled.tellScheduleCreator(schedule, text)),
+      ready: () => started,
+    },
   };
 }

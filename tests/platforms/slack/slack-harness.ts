@@ -43,6 +43,8 @@ export interface SlackHarness {
   slack: FakeSlack;
   model: FakeOpenAI;
   adapter: SlackAdapter;
+  /** The real core and its store. */
+  core: TestCore;
   /** The shared HTTP server the adapter mounts its routes on (always listening, in both modes). */
   httpUrl: string;
   /** One entry per Slack API call answered 429, as the metrics count them. */
@@ -78,6 +80,8 @@ export interface SlackHarnessOptions {
   /** Extra environment for the core and the adapter (strings, as in .env). */
   env?: Record<string, string>;
   model?: FakeOpenAIOptions;
+  /** Scheduled questions kept, on this clock, fired when the test ticks `core.core.schedules`. */
+  schedules?: { now?: () => number };
 }
 
 /** Starts a fake Slack, the real core on a scripted model, and the real adapter in `mode`. */
@@ -107,6 +111,7 @@ export async function startSlackHarness(
         ...options.env,
       },
       options.model,
+      options.schedules ? { schedules: options.schedules } : {},
     );
     const { config } = core;
     const logs: Json[] = [];
@@ -166,6 +171,7 @@ export async function startSlackHarness(
       slack,
       model: core.fake,
       adapter,
+      core: testCore,
       httpUrl: `http://127.0.0.1:${port}`,
       rateLimits,
       logs,

@@ -76,6 +76,7 @@ describe('slack-app-manifest.yml', () => {
       config.SLACK_USAGE_COMMAND,
       config.SLACK_TOOLS_COMMAND,
       config.SLACK_SETTINGS_COMMAND,
+      config.SLACK_SCHEDULE_COMMAND,
     ]);
     const events = manifest.slice(manifest.indexOf('bot_events:'));
     expect(events).toMatch(/- app_mention\n\s+- message\.im/);
