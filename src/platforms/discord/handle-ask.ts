@@ -85,18 +85,11 @@ export async function handleAsk(
   const askedAt = channel?.isThread()
     ? { id: interaction.id, channel, client: interaction.client }
     : undefined;
+  const context = askedAt ? lazy(() => ctx.history.read(askedAt, key)) : undefined;
   let view: Awaited<ReturnType<typeof answer>>;
   try {
     view = await answer(
-      {
-        key,
-        settingsKey,
-        author,
-        text: question,
-        asker,
-        arrival,
-        context: askedAt ? lazy(() => ctx.history.read(askedAt, key)) : undefined,
-      },
+      { key, settingsKey, author, text: question, asker, arrival, context },
       surface,
       ctx,
       run,

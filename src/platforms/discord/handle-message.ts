@@ -62,27 +62,20 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   arrival?.placed({ channelId: reply.channelId, messageId: reply.id } satisfies DiscordPlaceholder);
   const author = displayName(message.member, message.author);
   const settingsKey = settingsKeyOf(message.guildId, message.channelId, message.channel);
+  // Read in the channel's turn, so that an answer still being written there is not read as context.
+  const context = lazy(() => ctx.history.read(message, key));
+  const attachments =
+    files.length > 0
+      ? downloadAll(files, {
+          maxBytes: ctx.attachmentMaxBytes,
+          signal: ctx.signal,
+          logger: log,
+          // Only Discord's CDN (and DISCORD_API_URL's host, where tests serve attachments).
+          policy: discordFilePolicy(message.client.rest.options.api),
+        })
+      : undefined;
   const view = await answer(
-    {
-      key,
-      settingsKey,
-      author,
-      text: question,
-      asker,
-      arrival,
-      // Read in the channel's turn, so that an answer still being written there is not read as context.
-      context: lazy(() => ctx.history.read(message, key)),
-      attachments:
-        files.length > 0
-          ? downloadAll(files, {
-              maxBytes: ctx.attachmentMaxBytes,
-              signal: ctx.signal,
-              logger: log,
-              // Only Discord's CDN (and DISCORD_API_URL's host, where tests serve attachments).
-              policy: discordFilePolicy(message.client.rest.options.api),
-            })
-          : undefined,
-    },
+    { key, settingsKey, author, text: question, asker, arrival, context, attachments },
     replySurface(reply, { threads: canThread(message) }),
     ctx,
     run,

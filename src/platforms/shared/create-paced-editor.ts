@@ -36,14 +36,15 @@ export function createPacedEditor(
   let timer: NodeJS.Timeout | undefined;
   let finished = false;
 
+  const afterWait = () => {
+    timer = undefined;
+    pump();
+  };
   const pump = (): void => {
     if (finished || inFlight || timer || pending === undefined) return;
     const wait = lastAt + intervalMs - Date.now();
     if (wait > 0) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        pump();
-      }, wait);
+      timer = setTimeout(afterWait, wait);
       return;
     }
     const text = pending;
