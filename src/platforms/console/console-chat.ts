@@ -13,6 +13,7 @@ import { parseSettingsText } from '../shared/settings-command.js';
 import { stepsShown } from '../shared/steps-shown.js';
 import type { PlatformAdapter } from '../types.js';
 import { createConsoleRenderer } from './console-renderer.js';
+import { consoleScheduleDelivery } from './console-schedules.js';
 
 /** The conversation key of the terminal chat. */
 export const CONSOLE_KEY = 'console:local';
@@ -46,7 +47,8 @@ export const UNKNOWN_COMMAND = 'Unknown command; try /help';
 const HELP =
   'Commands: /reset forgets this chat, /memory shows what is remembered, /memory notes lists the notes ' +
   '(/memory remember <text>, /memory forget <n>, /memory forget-me), /usage shows what was spent, ' +
-  '/tools lists the tools, /settings shows or changes the settings, /quit exits.';
+  '/tools lists the tools, /settings shows or changes the settings, /schedule list|cancel <id>|add "<when>" ' +
+  '<question> manages reminders, /quit exits.';
 
 /** A terminal chat: one message per line; `/reset`, `/memory [notes|remember|forget|forget-me]`, `/usage`, `/tools`, `/settings …`, `/help`, `/quit`. */
 export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
@@ -75,6 +77,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   });
   let rl: ReturnType<typeof createInterface> | undefined;
   let failures = 0;
+  const stopping = new AbortController();
 
   /** Runs a memory command; a storage failure is reported, and the chat goes on. */
   async function command(what: string, run: () => Promise<string>): Promise<boolean> {
@@ -98,6 +101,14 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       }
       return command('read or save the settings', async () =>
         formatSettingsOutcome(await assistant.settings(asker, key, change)),
+      );
+    }
+    const scheduleArgs = /^\/schedule(?:\s+([\s\S]*))?$/i.exec(text);
+    if (scheduleArgs) {
+      return command('read or change the schedules', async () =>
+        assistant.scheduleCommand
+          ? assistant.scheduleCommand({ asker, key, author: options.author }, scheduleArgs[1] ?? '')
+          : 'Scheduled questions are not kept by this bot.',
       );
     }
     const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text)?.[1];
@@ -178,9 +189,16 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       })();
     },
     async stop() {
+      stopping.abort();
       current?.abort();
       rl?.close();
     },
     readiness: () => ({ ready: true }),
+    schedules: consoleScheduleDelivery({
+      assistant,
+      terminal,
+      logger: options.logger,
+      signal: stopping.signal,
+    }),
   };
 }

@@ -13,7 +13,8 @@ import { WORDING } from '../shared/wording.js';
 export const HELP =
   'Commands: /reset forgets this chat, /memory shows what is remembered, /memory notes lists the notes ' +
   '(/memory remember <text>, /memory forget <n>, /memory forget-me), /usage shows what was spent, ' +
-  '/tools lists the tools in force, /settings shows or changes the settings (admins). ' +
+  '/tools lists the tools in force, /settings shows or changes the settings (admins), ' +
+  '/schedule list|cancel <id> lists or cancels scheduled questions. ' +
   '“New chat” starts another conversation.';
 
 /** The reply to a `/word` that is no command. */
@@ -62,6 +63,14 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
     if ('error' in change) return { reply: change.error };
     return attempt(async () => ({
       reply: formatSettingsOutcome(await assistant.settings(ctx.asker, key, change)),
+    }));
+  }
+  const scheduleArgs = /^\/schedule(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (scheduleArgs) {
+    const run = assistant.scheduleCommand;
+    if (!run) return { reply: 'Scheduled questions are not kept by this bot.' };
+    return attempt(async () => ({
+      reply: await run({ asker: ctx.asker, key, author: ctx.asker.userId }, scheduleArgs[1] ?? ''),
     }));
   }
   const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text.trim())?.[1];

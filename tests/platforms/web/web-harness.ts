@@ -22,9 +22,14 @@ export interface WebBed {
 export async function startWebBed(
   env: Record<string, string> = {},
   fake: FakeOpenAIOptions = {},
-  options: { now?: () => number; port?: number } = {},
+  /** `schedules` keeps scheduled questions (the core's scheduler is left for the test to start). */
+  options: { now?: () => number; port?: number; schedules?: boolean } = {},
 ): Promise<WebBed> {
-  const test = await startTestCore({ WEB_CHAT: 'true', ...env }, fake);
+  const test = await startTestCore(
+    { WEB_CHAT: 'true', ...env },
+    fake,
+    options.schedules ? { schedules: { now: options.now } } : {},
+  );
   const logger = createLogger({ level: 'silent', secrets: [] });
   const http = createHttpServer({ logger, readiness: () => [] });
   const adapter = createWebAdapter(
