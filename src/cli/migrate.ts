@@ -62,6 +62,8 @@ async function main(argv: readonly string[]): Promise<void> {
         usageThere: 0,
         settings: 0,
         settingsThere: 0,
+        schedules: 0,
+        schedulesThere: 0,
       };
       for (const c of source.conversations()) {
         if (await sink.conversation(c)) {
@@ -79,6 +81,9 @@ async function main(argv: readonly string[]): Promise<void> {
       const settings = source.settings();
       counts.settings = await sink.settings(settings);
       counts.settingsThere = settings.length - counts.settings;
+      const schedules = source.schedules();
+      counts.schedules = await sink.schedules(schedules);
+      counts.schedulesThere = schedules.length - counts.schedules;
       process.stdout.write(
         `Copied ${path} into the ${target.describe}:\n` +
           `  conversations  ${counts.conversations} copied, ${counts.conversationsThere} already there (left as they are)\n` +
@@ -86,7 +91,8 @@ async function main(argv: readonly string[]): Promise<void> {
           `  archived turns ${counts.archived} copied (what recall searches)\n` +
           `  notes          ${counts.notes} copied\n` +
           `  usage records  ${counts.usage} copied, ${counts.usageThere} already there\n` +
-          `  settings       ${counts.settings} copied, ${counts.settingsThere} already there (left as they are)\n`,
+          `  settings       ${counts.settings} copied, ${counts.settingsThere} already there (left as they are)\n` +
+          `  schedules      ${counts.schedules} copied, ${counts.schedulesThere} already there (left as they are)\n`,
       );
     } finally {
       await sink.close();

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { StoredSetting } from '../../core/ports/channel-settings-store.js';
+import type { Schedule } from '../../core/ports/schedule-store.js';
 import type { StoredUsageRecord } from '../../core/ports/usage-store.js';
+import { INSERT_COLUMNS, rowValues } from '../schedule-rows.js';
 import type { ExportedConversation } from '../sqlite/sqlite-export.js';
 import { rowOf } from '../usage-rows.js';
 import { Rollback } from './postgres-db.js';
@@ -18,6 +20,8 @@ export interface PostgresImport {
   usage(records: readonly StoredUsageRecord[]): Promise<number>;
   /** Copies the settings not set there yet (a setting already there is kept); resolves with how many were new. */
   settings(settings: readonly StoredSetting[]): Promise<number>;
+  /** Copies the schedules not there yet (by id); resolves with how many were new. */
+  schedules(schedules: readonly Schedule[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -166,6 +170,19 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
           settings.map((s) => s.value),
           settings.map((s) => s.updatedAt),
         ],
+      );
+      return inserted.rowCount ?? 0;
+    },
+    async schedules(schedules) {
+      if (schedules.length === 0) return 0;
+      const rows = schedules.map(rowValues);
+      const inserted = await db.query(
+        'copy schedules',
+        `INSERT INTO schedules (${INSERT_COLUMNS})
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                              $8::text[], $9::bigint[], $10::boolean[], $11::text[], $12::bigint[])
+         ON CONFLICT (id) DO NOTHING`,
+        rows[0]!.map((_, i) => rows.map((r) => r[i])),
       );
       return inserted.rowCount ?? 0;
     },

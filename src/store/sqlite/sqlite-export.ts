@@ -4,7 +4,9 @@ import type { ArchivedTurn } from '../../core/ports/archive-store.js';
 import type { StoredSetting } from '../../core/ports/channel-settings-store.js';
 import type { StoredTurn } from '../../core/ports/conversation-store.js';
 import type { StoredNote } from '../../core/ports/notes-store.js';
+import type { Schedule } from '../../core/ports/schedule-store.js';
 import type { StoredUsageRecord } from '../../core/ports/usage-store.js';
+import { type ScheduleRow, scheduleOf } from '../schedule-rows.js';
 import { recordOf, type UsageRow } from '../usage-rows.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
 
@@ -30,6 +32,8 @@ export interface SqliteExport {
   usage(batch: number): Iterable<StoredUsageRecord[]>;
   /** Every saved channel setting, by key and name. */
   settings(): StoredSetting[];
+  /** Every schedule (schema 9 on), unclaimed. */
+  schedules(): Schedule[];
   close(): void;
 }
 
@@ -57,6 +61,7 @@ export function openSqliteExport(path: string): SqliteExport {
     const hasUsage = version >= 2;
     const hasSettings = version >= 3;
     const hasArchive = version >= 7;
+    const hasSchedules = version >= 9;
     const selectConversations = db.prepare<
       [],
       Omit<ExportedConversation, 'turns' | 'archive' | 'notes'> & {
@@ -127,6 +132,13 @@ export function openSqliteExport(path: string): SqliteExport {
         }
       },
       settings: () => selectSettings?.all() ?? [],
+      schedules: () =>
+        hasSchedules
+          ? db
+              .prepare<[], ScheduleRow>('SELECT * FROM schedules ORDER BY created_at, id')
+              .all()
+              .map(scheduleOf)
+          : [],
       close() {
         if (db.inTransaction) db.exec('COMMIT');
         db.close();
