@@ -6,6 +6,7 @@ import { ConfigError, StorageLostError, ThinkthreadError } from './core/errors.j
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import type { ConversationStore } from './core/ports/conversation-store.js';
 import { createRunQueue } from './core/runs/run-queue.js';
+import { setTraceContent } from './core/tracing/spans.js';
 import { coreOptionsFrom, fallbackKeys, recallSettingsFrom, scheduleSettingsFrom } from './core-options.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
@@ -18,6 +19,7 @@ import { createHttpServer, type ReadinessCheck } from './server/http-server.js';
 import { createStore } from './store/create-store.js';
 import { type Coordination, openCoordination } from './store/open-coordination.js';
 import { watchStore } from './store/store-watchdog.js';
+import { startTracing } from './tracing/start-tracing.js';
 
 /** Composition root: config → core → platforms and the HTTP server → graceful shutdown. */
 async function main(): Promise<void> {
@@ -42,6 +44,9 @@ async function main(): Promise<void> {
   const secrets = [...SECRET_KEYS.map((k) => config[k]), ...modelKeys, ...(mcp?.secrets ?? [])];
   const logger = createLogger({ level, secrets, patterns: PLATFORMS.flatMap((p) => p.secretPatterns ?? []) });
   const redact = createRedactor(secrets);
+  // Tracing (OTEL_EXPORTER_OTLP_ENDPOINT) is on before the core starts its first span; off, nothing is loaded.
+  setTraceContent(config.OTEL_CAPTURE_CONTENT);
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT ? await startTracing({ logger }) : undefined;
 
   let core: Awaited<ReturnType<typeof createCore>> | undefined;
   let store: Awaited<ReturnType<typeof createStore>>;
@@ -137,7 +142,8 @@ async function main(): Promise<void> {
     await core
       .close()
       .finally(() => coordination.close())
-      .finally(() => Promise.all([store.close(), mcpTools?.close()]));
+      .finally(() => Promise.all([store.close(), mcpTools?.close()]))
+      .finally(() => tracing?.shutdown());
     process.exit(code);
   };
   // A deleted database file or a dropped schema: say so once and exit 1, so the orchestrator restarts the bot.

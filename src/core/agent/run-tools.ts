@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isAbortError } from '../errors.js';
 import { type Tool, type ToolImage, ToolInputError } from '../tools/define-tool.js';
+import { tracedToolCall } from '../tracing/traced-tool.js';
 import { createCallGuard } from '../util/call-guard.js';
 import { createLimiter } from '../util/create-limiter.js';
 
@@ -71,7 +72,7 @@ export async function runToolCalls(
   // Every call still gets an observation: the protocol needs an answer for each tool_call_id.
   const results = calls.map((call, i) =>
     i < MAX_CALLS_PER_STEP
-      ? limit(() => runOne(tools.get(call.tool), call, tools, options))
+      ? limit(() => tracedToolCall(call, () => runOne(tools.get(call.tool), call, tools, options)))
       : Promise.resolve(
           fail(`not run: at most ${MAX_CALLS_PER_STEP} tool calls per step; call the rest next.`),
         ),

@@ -9,6 +9,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { TokenUsage } from '../agent/events.js';
 import { isAbortError, ModelError } from '../errors.js';
+import { tracedChatModel } from '../tracing/traced-model.js';
 import { pauseIfBusy } from '../util/pauser.js';
 import { leanFetch, type ModelResponse } from './lean-fetch.js';
 import { readJsonBody } from './read-json-body.js';
@@ -68,7 +69,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
     fetch: handOff ? longWaitsFinal(handOff.afterMs) : leanFetch,
   });
 
-  return {
+  const model: ChatModel = {
     async complete(request: CompletionRequest): Promise<Completion> {
       // Many runs at once: each request waits its turn rather than all being built in one block.
       const paused = pauseIfBusy();
@@ -124,6 +125,11 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       }
     },
   };
+  return tracedChatModel(
+    model,
+    options.model,
+    options.baseURL ? new URL(options.baseURL).hostname : undefined,
+  );
 }
 
 /** The SDK's options of one request, and what to do once its response starts. */

@@ -1,6 +1,7 @@
 import type { TokenUsage } from '../agent/events.js';
 import type { Logger } from '../logger.js';
 import type { ConversationStore } from '../ports/conversation-store.js';
+import { channelHash, inSpan } from '../tracing/spans.js';
 import { turnsToFold } from './fold-policy.js';
 import type { Summarizer } from './summarizer.js';
 import { summaryTokens } from './tokens.js';
@@ -54,16 +55,19 @@ export function createCompressor(deps: CompressorDeps): Compressor {
       );
       if (count === 0) break;
       const old = snapshot.turns.slice(0, count);
-      const text = await deps.summarizer.summarize(
-        { previous: snapshot.summary?.text, turns: old },
-        cancel.signal,
-        (usage) => deps.onSummaryUsage?.(key, usage),
-      );
-      const applied = await deps.store.compact(key, {
-        throughId: old[count - 1]!.id,
-        foldedTurns: count,
-        expectedVersion: snapshot.version,
-        summary: { text, tokens: summaryTokens(text) },
+      const attributes = { 'thinkthread.channel': channelHash(key), 'thinkthread.folded_turns': count };
+      const applied = await inSpan('thinkthread.memory.compact', { attributes }, async () => {
+        const text = await deps.summarizer.summarize(
+          { previous: snapshot.summary?.text, turns: old },
+          cancel.signal,
+          (usage) => deps.onSummaryUsage?.(key, usage),
+        );
+        return deps.store.compact(key, {
+          throughId: old[count - 1]!.id,
+          foldedTurns: count,
+          expectedVersion: snapshot.version,
+          summary: { text, tokens: summaryTokens(text) },
+        });
       });
       if (applied) folded += count;
       deps.logger?.debug({ key, folded: count, applied }, 'memory compression round');

@@ -21,6 +21,7 @@ import type { ScheduleCommandPlace } from '../schedules/schedule-commands.js';
 import type { SettingsInForce } from '../settings/channel-settings.js';
 import { groupsInForce } from '../settings/select-tools.js';
 import type { SettingsService } from '../settings/settings-service.js';
+import { bindToActive, channelHash, inSpan, startSpan, tracesContent } from '../tracing/spans.js';
 import { linkedSignal } from '../util/linked-signal.js';
 import { pauseIfBusy } from '../util/pauser.js';
 import { promptCacheKey } from './prompt-cache-key.js';
@@ -138,7 +139,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     const author = await Promise.resolve(request.author).catch(() => 'someone');
     let context: Awaited<ReturnType<ChannelMemory['context']>>;
     try {
-      context = await memory.context(key);
+      context = await inSpan('thinkthread.memory.load', {}, () => memory.context(key));
     } catch (err) {
       logger?.error({ key, err }, 'could not load channel memory');
       return failed(onEvent, 'storage', 'Could not read this channel’s memory; try again shortly.');
@@ -277,42 +278,63 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     }
   }
 
-  return {
-    async ask(request, onEvent): Promise<AskOutcome> {
-      // Read only in the channel's turn, maybe much later: a rejection must not count as unhandled meanwhile.
-      Promise.resolve(request.context).catch(() => {});
-      Promise.resolve(request.attachments).catch(() => {});
-      if (closing) return busy(onEvent, CLOSING_MESSAGE);
-      if (governor && request.asker) {
-        const decision = await governor.access(request.asker, request.key);
-        if (!decision.allowed) {
-          observe(request.asker.platform, 'refused');
-          onEvent({ type: 'error', code: 'refused', message: REFUSED_MESSAGE });
-          return { status: 'refused', message: REFUSED_MESSAGE };
-        }
-      }
-      let outcome: Awaited<ReturnType<typeof queue.run<AskOutcome>>>;
-      try {
-        outcome = await queue.run(
-          request.key,
-          (placeLost) => governed(request, onEvent, placeLost),
-          request.signal,
-          request.arrival,
+  /** One question as one trace: platform, channel hash and outcome (its text only with OTEL_CAPTURE_CONTENT). */
+  const traced = (request: AskRequest, onEvent: AgentEventHandler): Promise<AskOutcome> =>
+    inSpan('invoke_agent thinkthread', { attributes: questionAttributes(request) }, async (span) => {
+      const outcome = await ask(request, onEvent);
+      span.setAttribute('thinkthread.outcome', outcome.status);
+      if (outcome.status === 'answered' && tracesContent())
+        span.setAttribute(
+          'gen_ai.output.messages',
+          JSON.stringify([{ role: 'assistant', content: outcome.text }]),
         );
-      } catch (err) {
-        if (!(err instanceof StorageError)) throw err;
-        logger?.error({ key: request.key, err }, 'could not queue the question');
-        return failed(onEvent, 'storage', STORAGE_UNAVAILABLE_MESSAGE);
+      return outcome;
+    });
+
+  async function ask(request: AskRequest, onEvent: AgentEventHandler): Promise<AskOutcome> {
+    // Read only in the channel's turn, maybe much later: a rejection must not count as unhandled meanwhile.
+    Promise.resolve(request.context).catch(() => {});
+    Promise.resolve(request.attachments).catch(() => {});
+    if (closing) return busy(onEvent, CLOSING_MESSAGE);
+    if (governor && request.asker) {
+      const decision = await governor.access(request.asker, request.key);
+      if (!decision.allowed) {
+        observe(request.asker.platform, 'refused');
+        onEvent({ type: 'error', code: 'refused', message: REFUSED_MESSAGE });
+        return { status: 'refused', message: REFUSED_MESSAGE };
       }
-      switch (outcome.status) {
-        case 'done':
-          return outcome.value;
-        case 'busy':
-          return busy(onEvent, BUSY_MESSAGE);
-        case 'cancelled':
-          return cancelled(onEvent);
-      }
-    },
+    }
+    let outcome: Awaited<ReturnType<typeof queue.run<AskOutcome>>>;
+    const waiting = startSpan('thinkthread.queue_wait');
+    try {
+      outcome = await queue.run(
+        request.key,
+        // Run by the line, maybe from another question's turn: still a part of this question's trace.
+        bindToActive((placeLost: AbortSignal) => {
+          waiting.end();
+          return governed(request, onEvent, placeLost);
+        }),
+        request.signal,
+        request.arrival,
+      );
+    } catch (err) {
+      waiting.end();
+      if (!(err instanceof StorageError)) throw err;
+      logger?.error({ key: request.key, err }, 'could not queue the question');
+      return failed(onEvent, 'storage', STORAGE_UNAVAILABLE_MESSAGE);
+    }
+    switch (outcome.status) {
+      case 'done':
+        return outcome.value;
+      case 'busy':
+        return busy(onEvent, BUSY_MESSAGE);
+      case 'cancelled':
+        return cancelled(onEvent);
+    }
+  }
+
+  return {
+    ask: traced,
     async reset(key) {
       epochs.set(key, (epochs.get(key) ?? 0) + 1);
       await memory.reset(key);
@@ -381,6 +403,19 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       await queue.idle();
       await memory.idle();
     },
+  };
+}
+
+/** The attributes of a question's trace: where it was asked, never who or what (unless content is captured). */
+function questionAttributes(request: AskRequest): Record<string, string> {
+  return {
+    'gen_ai.operation.name': 'invoke_agent',
+    'gen_ai.agent.name': 'thinkthread',
+    'thinkthread.platform': request.asker?.platform ?? request.key.slice(0, request.key.indexOf(':')),
+    'thinkthread.channel': channelHash(request.key),
+    ...(tracesContent()
+      ? { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', content: request.text }]) }
+      : {}),
   };
 }
 
