@@ -20,6 +20,8 @@ const SCENARIOS = [
   'scale-out',
   'scale-out-fleet',
   'recall',
+  'schedules',
+  'admin-stats',
 ] as const;
 
 const args = process.argv.slice(2);

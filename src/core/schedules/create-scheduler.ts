@@ -61,6 +61,8 @@ export interface SchedulerDeps {
 
 /** Default poll interval: a run starts within about a second of its time. */
 export const SCHEDULE_POLL_MS = 1_000;
+/** How long after each whole poll interval a poll runs, so that the clock has surely passed it. */
+const POLL_OFFSET_MS = 5;
 /** Default claim lease: a replica killed after claiming hands its runs to a survivor this much later. */
 export const SCHEDULE_LEASE_MS = 30_000;
 
@@ -172,11 +174,16 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   const arm = () => {
     if (stopped || pollMs <= 0) return;
-    timer = setTimeout(() => {
-      tick()
-        .catch((err: unknown) => logger?.error({ err }, 'could not read the due schedules'))
-        .finally(arm);
-    }, pollMs);
+    // Polls just after each whole interval of the wall clock: runs are due on whole minutes, so the first
+    // poll after one comes a few milliseconds after it, on every replica.
+    timer = setTimeout(
+      () => {
+        tick()
+          .catch((err: unknown) => logger?.error({ err }, 'could not read the due schedules'))
+          .finally(arm);
+      },
+      pollMs - (Date.now() % pollMs) + POLL_OFFSET_MS,
+    );
     timer.unref?.();
   };
 

@@ -106,7 +106,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       };
       if (!(await store.addSchedule(schedule, settings.SCHEDULES_PER_PERSON))) {
         throw new ScheduleError(
-          `You already have ${settings.SCHEDULES_PER_PERSON} schedules, the most allowed; cancel one first (/schedule list).`,
+          `You already have ${settings.SCHEDULES_PER_PERSON} ${settings.SCHEDULES_PER_PERSON === 1 ? 'schedule' : 'schedules'}, the most allowed; cancel one first (/schedule list).`,
         );
       }
       return schedule;

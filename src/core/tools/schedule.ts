@@ -65,6 +65,8 @@ export function createScheduleTool(deps: ScheduleToolDeps): Tool {
         return deps.service.confirmation(schedule);
       } catch (err) {
         if (!(err instanceof ScheduleError)) throw err;
+        // The time now lets the model correct a time it worked out wrongly, without another tool call.
+        if (/it is now/.test(err.message)) throw new ToolInputError(err.message);
         const zone = input.timezone || deps.timeZone;
         throw new ToolInputError(`${err.message} (It is now ${safeFormat(now(), zone, deps.timeZone)}.)`);
       }

@@ -143,6 +143,53 @@ describe('Discord: scheduled questions', () => {
     );
   });
 
+  it('hands the model one clear sentence for a past time or too many schedules, and keeps nothing', async () => {
+    await start({ SCHEDULES_PER_PERSON: '1' });
+    bed.model.script(
+      {
+        content: 'Scheduling.',
+        toolCalls: [{ name: 'schedule', arguments: { when: '2026-12-02T09:00', question: 'x' } }],
+      },
+      { content: 'That time has passed.' },
+    );
+    await bed.say('remind me yesterday at 9');
+    expect(JSON.stringify(bed.model.requests[1]!.body.messages)).toContain(
+      'Wed 2 Dec 2026, 09:00 (Europe/Berlin, GMT+01:00) has already passed; it is now Thu 3 Dec 2026, 09:00 (Europe/Berlin, GMT+01:00).',
+    );
+    expect(await schedule({ sub: 'add', when: 'in 1 hour', question: 'first' })).toMatch(
+      /^I will remind you/,
+    );
+    bed.model.script(
+      {
+        content: 'Scheduling.',
+        toolCalls: [{ name: 'schedule', arguments: { when: 'in 2 hours', question: 'second' } }],
+      },
+      { content: 'You have too many.' },
+    );
+    await bed.say('remind me in 2 hours: second');
+    expect(JSON.stringify(bed.model.requests[3]!.body.messages)).toContain(
+      'You already have 1 schedule, the most allowed; cancel one first (/schedule list).',
+    );
+    expect(await schedule({ sub: 'list' })).not.toContain('second');
+  });
+
+  it('counts a scheduled run against its creator’s rate limit', async () => {
+    await start({ RATE_LIMIT_USER: '1/hour' });
+    expect(await schedule({ sub: 'add', when: 'in 5 minutes', question: 'check the build' })).toMatch(
+      /^I will remind you/,
+    );
+    bed.model.script({ content: 'Hello.' });
+    await bed.say('hello');
+    const asked = bed.model.requests.length;
+    clock.advance(5 * 60_000);
+    expect(await fire()).toBe(1);
+    expect(bed.model.requests.length).toBe(asked);
+    const reminder = bed.discord
+      .messages(bed.discord.channelId)
+      .find((m) => m.content.includes('Reminder for'));
+    expect(reminder?.content).toMatch(/^-# ⏰ Reminder for <@\d+>: check the build\n.*limit/s);
+  });
+
   it('does not run a blocked creator’s schedule: it is paused and its creator told', async () => {
     await start({ BLOCK_USERS: 'discord:999' });
     const now = clock.now();
