@@ -21,7 +21,6 @@ const SCENARIOS = [
   'scale-out-fleet',
   'recall',
   'schedules',
-  'admin-stats',
 ] as const;
 
 const args = process.argv.slice(2);
