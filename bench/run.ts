@@ -21,6 +21,8 @@ const SCENARIOS = [
   'scale-out-fleet',
   'recall',
   'schedules',
+  'admin-stats',
+  'tracing',
 ] as const;
 
 const args = process.argv.slice(2);
