@@ -28,6 +28,12 @@ export function aSchedule(id: string, over: Partial<Schedule> = {}): Schedule {
   };
 }
 
+/** Settles one claim as `owner`; whether it was still theirs. */
+const settleOne = async (
+  store: ScheduleStore,
+  s: { id: string; owner: string; dueAt: number; next: { at: number; paused?: boolean } | null },
+) => (await store.settleSchedules(s.owner, [{ id: s.id, dueAt: s.dueAt, next: s.next }])).length === 1;
+
 const claim = (store: ScheduleStore, owner: string, now = T0, platforms = ['discord', 'slack']) =>
   store.claimDueSchedules({ now, leaseMs: 30_000, owner, platforms, limit: 100 });
 
@@ -96,22 +102,22 @@ export function schedulesContract(name: string, open: () => Promise<StoreFixture
       await store.addSchedule(aSchedule('rec', { cron: '*/5 * * * *' }), 10);
       await claim(store, 'r1');
       await claim(store, 'r2', T0 + 30_000); // r1's lease ran out; r2 holds both now
-      expect(
-        await store.settleSchedule({ id: 'rec', owner: 'r1', dueAt: T0, next: { at: T0 + 300_000 } }),
-      ).toBe(false);
-      expect(await store.settleSchedule({ id: 'one', owner: 'r1', dueAt: T0, next: null })).toBe(false);
-      expect(
-        await store.settleSchedule({ id: 'rec', owner: 'r2', dueAt: T0, next: { at: T0 + 300_000 } }),
-      ).toBe(true);
-      expect(
-        await store.settleSchedule({ id: 'rec', owner: 'r2', dueAt: T0, next: { at: T0 + 600_000 } }),
-      ).toBe(false);
-      expect(await store.settleSchedule({ id: 'one', owner: 'r2', dueAt: T0, next: null })).toBe(true);
+      expect(await settleOne(store, { id: 'rec', owner: 'r1', dueAt: T0, next: { at: T0 + 300_000 } })).toBe(
+        false,
+      );
+      expect(await settleOne(store, { id: 'one', owner: 'r1', dueAt: T0, next: null })).toBe(false);
+      expect(await settleOne(store, { id: 'rec', owner: 'r2', dueAt: T0, next: { at: T0 + 300_000 } })).toBe(
+        true,
+      );
+      expect(await settleOne(store, { id: 'rec', owner: 'r2', dueAt: T0, next: { at: T0 + 600_000 } })).toBe(
+        false,
+      );
+      expect(await settleOne(store, { id: 'one', owner: 'r2', dueAt: T0, next: null })).toBe(true);
       expect(await store.schedule('one')).toBeUndefined();
       expect((await store.schedule('rec'))?.nextAt).toBe(T0 + 300_000);
       // Moved on, it is free to claim again when due.
       expect((await claim(store, 'r1', T0 + 300_000)).map((s) => s.id)).toEqual(['rec']);
-      await store.settleSchedule({
+      await settleOne(store, {
         id: 'rec',
         owner: 'r1',
         dueAt: T0 + 300_000,
@@ -119,6 +125,22 @@ export function schedulesContract(name: string, open: () => Promise<StoreFixture
       });
       expect((await store.schedule('rec'))?.paused).toBe(true);
       expect(await claim(store, 'r1', T0 + 900_000)).toEqual([]);
+    });
+
+    it('settles a batch at once, leaving out the claims lost meanwhile', async () => {
+      await store.addSchedule(aSchedule('a'), 10);
+      await store.addSchedule(aSchedule('b'), 10);
+      await store.addSchedule(aSchedule('c', { cron: '*/5 * * * *' }), 10);
+      await claim(store, 'r1');
+      await store.deleteSchedule('b'); // cancelled while firing
+      const settled = await store.settleSchedules('r1', [
+        { id: 'a', dueAt: T0, next: null },
+        { id: 'b', dueAt: T0, next: null },
+        { id: 'c', dueAt: T0, next: { at: T0 + 300_000 } },
+      ]);
+      expect(settled.sort()).toEqual(['a', 'c']);
+      expect((await store.allSchedules()).map((s) => [s.id, s.nextAt])).toEqual([['c', T0 + 300_000]]);
+      expect(await store.settleSchedules('r1', [])).toEqual([]);
     });
 
     it('gives back a stopping replica’s claims at once', async () => {

@@ -59,8 +59,7 @@ export interface ScheduleClaimRequest {
 /** How a claimed run ends: moved to its next time, paused, or (a one-off, or nothing next) deleted. */
 export interface ScheduleSettlement {
   id: string;
-  owner: string;
-  /** The `nextAt` it was claimed at: settling is a compare-and-set on it and the owner. */
+  /** The `nextAt` it was claimed at: settling is a compare-and-set on it and the claimer. */
   dueAt: number;
   next: { at: number; paused?: boolean } | null;
 }
@@ -77,8 +76,11 @@ export interface ScheduleStore {
   deleteSchedule(id: string): Promise<boolean>;
   /** Claims up to `limit` due, unpaused, unclaimed (or lease-expired) schedules, soonest first. */
   claimDueSchedules(request: ScheduleClaimRequest): Promise<Schedule[]>;
-  /** Settles a claim; false when the claim was lost (another replica took it after the lease, or it was deleted). */
-  settleSchedule(settlement: ScheduleSettlement): Promise<boolean>;
+  /**
+   * Settles `owner`'s claims in one transaction; resolves with the ids settled. A claim lost meanwhile
+   * (another replica took it after the lease, or the schedule was cancelled) is left out.
+   */
+  settleSchedules(owner: string, settlements: readonly ScheduleSettlement[]): Promise<string[]>;
   /** Gives back this replica's unsettled claims (shutting down), so another replica takes them at once. */
   releaseScheduleClaims(owner: string): Promise<void>;
   /** Every schedule, for copying between stores. */

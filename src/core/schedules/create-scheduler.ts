@@ -96,48 +96,87 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     );
   };
 
-  async function fire(schedule: Schedule): Promise<boolean> {
+  /** What becomes of a claimed run: how it is settled, then what is done once it is. */
+  type Decision = {
+    schedule: Schedule;
+    settlement: ScheduleSettlement;
+    action: { deliver: ScheduledRun } | { tell: string; log: string };
+  };
+
+  async function decide(schedule: Schedule): Promise<Decision> {
     const at = now();
     const dueAt = schedule.nextAt;
     const next = schedule.cron ? nextAfter(schedule.cron, schedule.timezone, dueAt, at) : undefined;
-    const settle = (outcome: ScheduleSettlement['next']) =>
-      store.settleSchedule({ id: schedule.id, owner, dueAt, next: outcome });
-    const moved = next === undefined ? null : { at: next };
+    const moved = { id: schedule.id, dueAt, next: next === undefined ? null : { at: next } };
     const asker = askerOf(schedule.creator);
     if (at - dueAt > deps.catchUpMs) {
-      if (!(await settle(moved))) return false;
-      logger?.info(
-        { id: schedule.id, lateMs: at - dueAt },
-        'skipped a scheduled run missed while the bot was down',
-      );
-      tell(
+      return {
         schedule,
-        `Your scheduled question "${schedule.question}" was due on ${formatInZone(dueAt, schedule.timezone)} while I was offline, too long ago to ask it now, so it was skipped.` +
-          (next === undefined ? '' : ` It runs next on ${formatInZone(next, schedule.timezone)}.`),
-      );
-      return false;
+        settlement: moved,
+        action: {
+          log: 'skipped a scheduled run missed while the bot was down',
+          tell:
+            `Your scheduled question "${schedule.question}" was due on ${formatInZone(dueAt, schedule.timezone)} while I was offline, too long ago to ask it now, so it was skipped.` +
+            (next === undefined ? '' : ` It runs next on ${formatInZone(next, schedule.timezone)}.`),
+        },
+      };
     }
     if (!(await deps.allowed(asker, schedule.key))) {
-      if (!(await settle({ at: dueAt, paused: true }))) return false;
-      logger?.info({ id: schedule.id }, 'paused a schedule whose creator may no longer ask there');
-      tell(
+      return {
         schedule,
-        `Your scheduled question "${schedule.question}" (${schedule.id}) did not run: you can no longer ask me there, so it is paused. Cancel it with /schedule cancel ${schedule.id}.`,
-      );
-      return false;
+        settlement: { id: schedule.id, dueAt, next: { at: dueAt, paused: true } },
+        action: {
+          log: 'paused a schedule whose creator may no longer ask there',
+          tell: `Your scheduled question "${schedule.question}" (${schedule.id}) did not run: you can no longer ask me there, so it is paused. Cancel it with /schedule cancel ${schedule.id}.`,
+        },
+      };
     }
-    // Settled before it is asked: a replica that lost its claim meanwhile finds it gone and asks nothing.
-    if (!(await settle(moved))) return false;
-    const deliverer = deliverers[platformOf(schedule)];
-    if (!deliverer) return false;
-    track(
-      deliverer
-        .deliverScheduled({ schedule, asker, dueAt, reminder: schedule.cron === null })
-        .catch((err: unknown) =>
-          logger?.error({ id: schedule.id, err }, 'a scheduled run could not be delivered'),
-        ),
+    return {
+      schedule,
+      settlement: moved,
+      action: { deliver: { schedule, asker, dueAt, reminder: schedule.cron === null } },
+    };
+  }
+
+  /** Settles a batch of claimed runs in one write, then asks (or tells) those this replica still held. */
+  async function fire(claimed: readonly Schedule[]): Promise<number> {
+    const decided = await Promise.all(
+      claimed.map((s) =>
+        decide(s).catch((err: unknown) => {
+          // Left claimed: another pass takes it once the lease runs out.
+          logger?.error({ id: s.id, err }, 'could not decide on a due schedule');
+          return undefined;
+        }),
+      ),
     );
-    return true;
+    const decisions = decided.filter((d): d is Decision => d !== undefined);
+    // Settled before anything is asked: a replica that lost its claim meanwhile finds it gone and asks nothing.
+    const settled = new Set(
+      await store.settleSchedules(
+        owner,
+        decisions.map((d) => d.settlement),
+      ),
+    );
+    let started = 0;
+    for (const { schedule, action } of decisions) {
+      if (!settled.has(schedule.id)) continue;
+      if ('tell' in action) {
+        logger?.info({ id: schedule.id }, action.log);
+        tell(schedule, action.tell);
+        continue;
+      }
+      const deliverer = deliverers[platformOf(schedule)];
+      if (!deliverer) continue;
+      started++;
+      track(
+        deliverer
+          .deliverScheduled(action.deliver)
+          .catch((err: unknown) =>
+            logger?.error({ id: schedule.id, err }, 'a scheduled run could not be delivered'),
+          ),
+      );
+    }
+    return started;
   }
 
   async function pass(): Promise<number> {
@@ -147,15 +186,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     let started = 0;
     for (;;) {
       const claimed = await store.claimDueSchedules({ now: now(), leaseMs, owner, platforms, limit: batch });
-      const fired = await Promise.all(
-        claimed.map((s) =>
-          fire(s).catch((err: unknown) => {
-            logger?.error({ id: s.id, err }, 'could not fire a schedule');
-            return false;
-          }),
-        ),
-      );
-      started += fired.filter(Boolean).length;
+      started += await fire(claimed);
       if (claimed.length < batch || stopped) return started;
     }
   }

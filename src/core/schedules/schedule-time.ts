@@ -86,9 +86,19 @@ export function formatInZone(at: number, zone: string): string {
   return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} (${zone}, ${parts.timeZoneName})`;
 }
 
+/** Parsed expressions by zone and text: many schedules share a few, and a burst reads each once. */
+const parsed = new Map<string, Cron>();
+const PARSED_MAX = 1_000;
+
 function cronOf(expression: string, zone: string): Cron {
+  const id = `${zone} ${expression}`;
+  const known = parsed.get(id);
+  if (known) return known;
   try {
-    return new Cron(expression, { timezone: zone, paused: true });
+    const cron = new Cron(expression, { timezone: zone, paused: true });
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(id, cron);
+    return cron;
   } catch {
     throw new WhenError(
       `"${expression}" is not a cron expression I can read; use five fields, e.g. "0 9 * * 1" for Mondays at 09:00.`,

@@ -85,20 +85,32 @@ export function postgresSchedules(db: PostgresDb): ScheduleStore {
       );
       return rows.map(scheduleOf).sort((a, b) => a.nextAt - b.nextAt);
     },
-    async settleSchedule({ id, owner, dueAt, next }) {
-      const result = next
-        ? await db.query(
-            'settle a schedule',
-            `UPDATE schedules SET next_at = $1, paused = $2, claimed_by = NULL, claim_until = 0
-              WHERE id = $3 AND claimed_by = $4 AND next_at = $5`,
-            [next.at, next.paused ?? false, id, owner, dueAt],
-          )
-        : await db.query(
-            'settle a schedule',
-            'DELETE FROM schedules WHERE id = $1 AND claimed_by = $2 AND next_at = $3',
-            [id, owner, dueAt],
-          );
-      return (result.rowCount ?? 0) > 0;
+    async settleSchedules(owner, settlements) {
+      if (settlements.length === 0) return [];
+      // One statement, so one commit for a whole batch of runs.
+      const { rows } = await db.query<{ id: string }>(
+        'settle schedules',
+        `WITH v AS (
+           SELECT * FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::boolean[]) AS v(id, due_at, next_at, paused)
+         ), moved AS (
+           UPDATE schedules s SET next_at = v.next_at, paused = v.paused, claimed_by = NULL, claim_until = 0
+             FROM v WHERE v.next_at IS NOT NULL AND s.id = v.id AND s.claimed_by = $1 AND s.next_at = v.due_at
+           RETURNING s.id
+         ), gone AS (
+           DELETE FROM schedules s USING v
+            WHERE v.next_at IS NULL AND s.id = v.id AND s.claimed_by = $1 AND s.next_at = v.due_at
+           RETURNING s.id
+         )
+         SELECT id FROM moved UNION ALL SELECT id FROM gone`,
+        [
+          owner,
+          settlements.map((s) => s.id),
+          settlements.map((s) => s.dueAt),
+          settlements.map((s) => s.next?.at ?? null),
+          settlements.map((s) => s.next?.paused ?? false),
+        ],
+      );
+      return rows.map((r) => r.id);
     },
     async releaseScheduleClaims(owner) {
       await db.query(

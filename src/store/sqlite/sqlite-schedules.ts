@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Schedule, ScheduleStore } from '../../core/ports/schedule-store.js';
+import type { Schedule, ScheduleSettlement, ScheduleStore } from '../../core/ports/schedule-store.js';
 import { INSERT_COLUMNS, rowValues, type ScheduleRow, scheduleOf } from '../schedule-rows.js';
 import type { FailWith } from './sqlite-usage.js';
 
@@ -65,6 +65,15 @@ export function sqliteSchedules(db: Database.Database, fail: FailWith): Schedule
   const finish = db.prepare<[string, string, number]>(
     'DELETE FROM schedules WHERE id = ? AND claimed_by = ? AND next_at = ?',
   );
+  const settle = db.transaction((owner: string, settlements: readonly ScheduleSettlement[]) =>
+    settlements
+      .filter(({ id, dueAt, next }) =>
+        next
+          ? advance.run(next.at, next.paused ? 1 : 0, id, owner, dueAt).changes > 0
+          : finish.run(id, owner, dueAt).changes > 0,
+      )
+      .map((s) => s.id),
+  );
   const release = db.prepare<[string]>(
     'UPDATE schedules SET claimed_by = NULL, claim_until = 0 WHERE claimed_by = ?',
   );
@@ -111,12 +120,9 @@ export function sqliteSchedules(db: Database.Database, fail: FailWith): Schedule
         claim.immediate(now, now + leaseMs, owner, [...platforms], limit).map(scheduleOf),
       );
     },
-    async settleSchedule({ id, owner, dueAt, next }) {
-      return guard('settle a schedule', () =>
-        next
-          ? advance.run(next.at, next.paused ? 1 : 0, id, owner, dueAt).changes > 0
-          : finish.run(id, owner, dueAt).changes > 0,
-      );
+    async settleSchedules(owner, settlements) {
+      if (settlements.length === 0) return [];
+      return guard('settle schedules', () => settle.immediate(owner, settlements));
     },
     async releaseScheduleClaims(owner) {
       guard('release schedule claims', () => release.run(owner));

@@ -74,7 +74,7 @@ describe('scheduler', () => {
     expect(await scheduler.tick()).toBe(0);
     clock.advance(SCHEDULE_LEASE_MS);
     expect(await scheduler.tick()).toBe(1);
-    expect(await store.settleSchedule({ id: 'r1', owner: 'dead', dueAt: T0, next: null })).toBe(false);
+    expect(await store.settleSchedules('dead', [{ id: 'r1', dueAt: T0, next: null }])).toEqual([]);
     expect(delivered.runs).toHaveLength(1);
   });
 
