@@ -264,6 +264,23 @@ export function runLogsContract(name: string, open: () => Promise<StoreFixture>)
       expect(stats.votes).toEqual([{ day, up: 1, down: 0 }]);
       expect(stats.platforms).toEqual(['discord', 'slack']);
       expect(stats.models).toEqual(['gpt-a']);
+      const byChannel = await store.adminStats({ ...period, offsetMs: 0, key: 'discord:g:c' }, 10);
+      expect(byChannel.daily.map((d) => [d.platform, d.questions])).toEqual([['discord', 1]]);
+      expect(byChannel.topPeople.map((p) => p.name)).toEqual(['discord:9']);
+      expect(byChannel.durations).toEqual([{ day, ms: 4500, runs: 1 }]);
+      const byPerson = await store.adminStats({ ...period, offsetMs: 0, userId: 'slack:T:U2' }, 10);
+      expect(byPerson.daily.map((d) => [d.day, d.promptTokens])).toEqual([[day + 1, 1000]]);
+      expect(byPerson.tools).toEqual([
+        { tool: 'calculator', calls: 2, failed: 0 },
+        { tool: 'weather', calls: 1, failed: 0 },
+      ]);
+      const byModel = await store.adminStats({ ...period, offsetMs: 0, model: 'gpt-a' }, 10);
+      expect(byModel.topPeople).toEqual(stats.topPeople);
+      expect(await store.adminStats({ ...period, offsetMs: 0, model: 'gpt-z' }, 10)).toMatchObject({
+        daily: [],
+        topPeople: [],
+        tools: [],
+      });
       const narrowed = await store.adminStats({ ...period, offsetMs: 0, platform: 'discord' }, 10);
       expect(narrowed.daily.map((d) => d.platform)).toEqual(['discord']);
       expect(narrowed.tools).toEqual([]);

@@ -9,11 +9,13 @@ import {
 } from '../run-log-rows.js';
 import { postgresAdminStats } from './postgres-admin-stats.js';
 import type { PostgresDb } from './postgres-db.js';
+import { PG_USAGE_ROLLUPS } from './postgres-usage-rollups.js';
 
 /**
  * Migration of the Postgres schema that adds this part's tables: each run's log (one row, its steps as
- * JSON) and its tool calls (for the failing-tools table), plus an index on `usage` that carries the
- * columns the admin page's charts sum, so a period can be read by an index-only scan.
+ * JSON) and its tool calls (for the failing-tools table), plus what the admin page's aggregates read: the
+ * usage rollups (see postgres-usage-rollups.ts) and an index carrying the columns the charts sum, for what
+ * the rollups cannot answer (one model's top people and channels).
  */
 export const PG_RUN_LOGS_MIGRATION = `
   CREATE TABLE run_logs (
@@ -40,6 +42,7 @@ export const PG_RUN_LOGS_MIGRATION = `
   CREATE INDEX usage_admin ON usage (at) INCLUDE (outcome, platform, model, key, user_id, model_calls,
     prompt_tokens, completion_tokens, cached_tokens, duration_ms, tools);
   CREATE INDEX feedback_by_key ON feedback (key, at);
+  ${PG_USAGE_ROLLUPS}
 `;
 
 const VOTES = (vote: 'up' | 'down') => `(SELECT COUNT(*) FROM feedback f

@@ -10,11 +10,13 @@ import {
 } from '../run-log-rows.js';
 import { sqliteAdminStats } from './sqlite-admin-stats.js';
 import type { FailWith } from './sqlite-usage.js';
+import { SQLITE_USAGE_ROLLUPS } from './sqlite-usage-rollups.js';
 
 /**
  * Migration of the SQLite schema that adds this part's tables: each run's log (one row, its steps as JSON)
- * and its tool calls (for the failing-tools table), plus the indexes the admin page's aggregates read: one
- * covering the columns the charts sum, so a period is read from the index alone.
+ * and its tool calls (for the failing-tools table), plus what the admin page's aggregates read: the usage
+ * rollups (see sqlite-usage-rollups.ts) and an index covering the columns the charts sum, for what the
+ * rollups cannot answer (a period narrowed to one model's top people and channels).
  */
 export const SQLITE_RUN_LOGS_MIGRATION = `
   CREATE TABLE run_logs (
@@ -41,6 +43,7 @@ export const SQLITE_RUN_LOGS_MIGRATION = `
   CREATE INDEX usage_admin ON usage (at, outcome, platform, model, key, user_id, model_calls, prompt_tokens,
     completion_tokens, cached_tokens, duration_ms, tools);
   CREATE INDEX feedback_by_key ON feedback (key, at);
+  ${SQLITE_USAGE_ROLLUPS}
 `;
 
 // Votes on answers in the run's conversation after it and before the next answered run there.
