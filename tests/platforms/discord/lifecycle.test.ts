@@ -13,7 +13,7 @@ describe('Discord: start and stop', () => {
     bed = undefined;
   });
 
-  it('registers /ask, /reset, /memory, /usage, /tools and /settings globally at startup', async () => {
+  it('registers /ask, /reset, /memory, /usage, /tools, /settings and /schedule globally at startup', async () => {
     bed = await startDiscordBed();
     const put = bed.discord.calls.find((c) => c.method === 'PUT');
     expect(put?.path).toBe(`/applications/${bed.discord.applicationId}/commands`);
@@ -21,6 +21,7 @@ describe('Discord: start and stop', () => {
       'ask',
       'memory',
       'reset',
+      'schedule',
       'settings',
       'tools',
       'usage',
