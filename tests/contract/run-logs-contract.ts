@@ -122,7 +122,9 @@ export function runLogsContract(name: string, open: () => Promise<StoreFixture>)
       expect(await ids({ search: 'WEATHER_today' })).toEqual([a]);
       expect(await ids({ search: '100%' })).toEqual([a]);
       expect(await ids({ search: '1_0' })).toEqual([]);
-      expect(await ids({ search: 'discord:g' })).toEqual([b]);
+      // A search reads the kept logs only: their text, conversation and person.
+      expect(await ids({ search: 'T:C1' })).toEqual([c, a]);
+      expect(await ids({ search: 'discord:g' })).toEqual([]);
       expect((await store.listRuns({ ...period, limit: 10 }))[2]?.question).toBe(
         'how is the 100% weather_today?',
       );

@@ -97,17 +97,20 @@ export function postgresRunLogs(db: PostgresDb): RunLogStore {
       return row && detailOf(row);
     },
     async listRuns(query) {
+      const pattern = likePattern(query.search);
+      // A search reads only the kept logs (the text is there): newest first by their own key.
       const { rows } = await db.query<RunRow>(
         'list runs',
-        `SELECT ${RUN_COLUMNS} FROM usage u LEFT JOIN run_logs r ON r.usage_id = u.id
+        `SELECT ${RUN_COLUMNS}
+         FROM ${pattern ? 'run_logs r JOIN usage u ON u.id = r.usage_id' : 'usage u LEFT JOIN run_logs r ON r.usage_id = u.id'}
          WHERE u.outcome <> 'summary' AND u.at >= $1 AND u.at < $2
            AND ($3::bigint IS NULL OR u.id < $3)
            AND ($4::text IS NULL OR u.platform = $4) AND ($5::text IS NULL OR u.key = $5)
            AND ($6::text IS NULL OR u.user_id = $6) AND ($7::text IS NULL OR u.model = $7)
            AND ($8::text IS NULL OR u.outcome = $8)
-           AND ($9::text IS NULL OR r.question ILIKE $9 OR r.answer ILIKE $9 OR u.key ILIKE $9
-             OR u.user_id ILIKE $9)
-         ORDER BY u.id DESC LIMIT $10`,
+           AND ($9::text IS NULL OR r.question ILIKE $9 OR r.answer ILIKE $9 OR r.key ILIKE $9
+             OR r.user_id ILIKE $9)
+         ORDER BY ${pattern ? 'r.usage_id' : 'u.id'} DESC LIMIT $10`,
         [
           query.since,
           query.until,
@@ -117,7 +120,7 @@ export function postgresRunLogs(db: PostgresDb): RunLogStore {
           query.userId ?? null,
           query.model ?? null,
           query.outcome ?? null,
-          likePattern(query.search),
+          pattern,
           query.limit,
         ],
       );

@@ -9,6 +9,30 @@ const TAKEN = "IN ('pending', 'answered', 'failed', 'cancelled')";
 const DURATION = 'r.duration_ms::text';
 const plus = (...columns: string[]) => columns.map((c) => `${c} = t.${c} + excluded.${c}`).join(', ');
 
+/** Sums the records already there into the (empty) rollups. */
+export const PG_USAGE_BACKFILL = `
+  INSERT INTO usage_hours
+    SELECT at / 3600000, platform, model, COUNT(*) FILTER (WHERE outcome ${TAKEN}),
+      COUNT(*) FILTER (WHERE outcome = 'refused'), COUNT(*) FILTER (WHERE outcome = 'limited'),
+      SUM(model_calls), SUM(prompt_tokens), SUM(completion_tokens), SUM(cached_tokens)
+    FROM usage GROUP BY 1, 2, 3;
+  INSERT INTO usage_day_durations
+    SELECT at / 86400000, platform, model, length(duration_ms::text) * 100 + substr(duration_ms::text, 1, 2)::int,
+      COUNT(*)
+    FROM usage WHERE outcome = 'answered' GROUP BY 1, 2, 3, 4;
+  INSERT INTO usage_day_tools
+    SELECT u.at / 86400000, u.platform, u.model, j.key, SUM(j.value::int) FROM usage u, jsonb_each_text(u.tools) j
+    GROUP BY 1, 2, 3, 4;
+  INSERT INTO usage_day_people
+    SELECT at / 86400000, user_id, platform, COUNT(*) FILTER (WHERE outcome ${TAKEN}), SUM(prompt_tokens),
+      SUM(completion_tokens)
+    FROM usage WHERE user_id IS NOT NULL AND outcome <> 'summary' GROUP BY 1, 2, 3;
+  INSERT INTO usage_day_channels
+    SELECT at / 86400000, key, platform, COUNT(*) FILTER (WHERE outcome ${TAKEN}), SUM(prompt_tokens),
+      SUM(completion_tokens)
+    FROM usage WHERE outcome <> 'summary' GROUP BY 1, 2, 3;
+`;
+
 /** The rollup tables, the trigger keeping them, and the records already there summed in. */
 export const PG_USAGE_ROLLUPS = `
   CREATE TABLE usage_hours (
@@ -93,24 +117,5 @@ export const PG_USAGE_ROLLUPS = `
   $$;
   CREATE TRIGGER usage_rollup AFTER INSERT OR UPDATE OR DELETE ON usage
     FOR EACH ROW EXECUTE FUNCTION usage_rollup();
-  INSERT INTO usage_hours
-    SELECT at / 3600000, platform, model, COUNT(*) FILTER (WHERE outcome ${TAKEN}),
-      COUNT(*) FILTER (WHERE outcome = 'refused'), COUNT(*) FILTER (WHERE outcome = 'limited'),
-      SUM(model_calls), SUM(prompt_tokens), SUM(completion_tokens), SUM(cached_tokens)
-    FROM usage GROUP BY 1, 2, 3;
-  INSERT INTO usage_day_durations
-    SELECT at / 86400000, platform, model, length(duration_ms::text) * 100 + substr(duration_ms::text, 1, 2)::int,
-      COUNT(*)
-    FROM usage WHERE outcome = 'answered' GROUP BY 1, 2, 3, 4;
-  INSERT INTO usage_day_tools
-    SELECT u.at / 86400000, u.platform, u.model, j.key, SUM(j.value::int) FROM usage u, jsonb_each_text(u.tools) j
-    GROUP BY 1, 2, 3, 4;
-  INSERT INTO usage_day_people
-    SELECT at / 86400000, user_id, platform, COUNT(*) FILTER (WHERE outcome ${TAKEN}), SUM(prompt_tokens),
-      SUM(completion_tokens)
-    FROM usage WHERE user_id IS NOT NULL AND outcome <> 'summary' GROUP BY 1, 2, 3;
-  INSERT INTO usage_day_channels
-    SELECT at / 86400000, key, platform, COUNT(*) FILTER (WHERE outcome ${TAKEN}), SUM(prompt_tokens),
-      SUM(completion_tokens)
-    FROM usage WHERE outcome <> 'summary' GROUP BY 1, 2, 3;
+  ${PG_USAGE_BACKFILL}
 `;

@@ -77,17 +77,20 @@ export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStor
     `SELECT ${RUN_COLUMNS}, r.question AS log_question, r.answer, r.steps
      FROM usage u LEFT JOIN run_logs r ON r.usage_id = u.id WHERE u.id = ? AND u.outcome <> 'summary'`,
   );
-  const list = db.prepare<Record<string, unknown>, RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM usage u LEFT JOIN run_logs r ON r.usage_id = u.id
-     WHERE u.outcome <> 'summary' AND u.at >= @since AND u.at < @until
-       AND (@before IS NULL OR u.id < @before)
-       AND (@platform IS NULL OR u.platform = @platform) AND (@key IS NULL OR u.key = @key)
-       AND (@userId IS NULL OR u.user_id = @userId) AND (@model IS NULL OR u.model = @model)
-       AND (@outcome IS NULL OR u.outcome = @outcome)
-       AND (@search IS NULL OR r.question LIKE @search ESCAPE '\\' OR r.answer LIKE @search ESCAPE '\\'
-         OR u.key LIKE @search ESCAPE '\\' OR u.user_id LIKE @search ESCAPE '\\')
-     ORDER BY u.id DESC LIMIT @limit`,
-  );
+  // A search reads only the kept logs (the text is there): newest first by their own key.
+  const listing = (search: boolean) =>
+    db.prepare<Record<string, unknown>, RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM ${search ? 'run_logs r JOIN usage u ON u.id = r.usage_id' : 'usage u LEFT JOIN run_logs r ON r.usage_id = u.id'}
+       WHERE u.outcome <> 'summary' AND u.at >= @since AND u.at < @until
+         AND (@before IS NULL OR u.id < @before)
+         AND (@platform IS NULL OR u.platform = @platform) AND (@key IS NULL OR u.key = @key)
+         AND (@userId IS NULL OR u.user_id = @userId) AND (@model IS NULL OR u.model = @model)
+         AND (@outcome IS NULL OR u.outcome = @outcome)
+         ${search ? "AND (r.question LIKE @search ESCAPE '\\' OR r.answer LIKE @search ESCAPE '\\' OR r.key LIKE @search ESCAPE '\\' OR r.user_id LIKE @search ESCAPE '\\')" : ''}
+       ORDER BY ${search ? 'r.usage_id' : 'u.id'} DESC LIMIT @limit`,
+    );
+  const list = listing(false);
+  const search = listing(true);
   const prune = db.transaction((before: number) => {
     db.prepare('DELETE FROM run_log_tools WHERE at < ?').run(before);
     return db.prepare('DELETE FROM run_logs WHERE at < ?').run(before).changes;
@@ -117,7 +120,8 @@ export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStor
     },
     async listRuns(query) {
       try {
-        return list
+        const pattern = likePattern(query.search);
+        return (pattern ? search : list)
           .all({
             since: query.since,
             until: query.until,
@@ -127,7 +131,7 @@ export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStor
             userId: query.userId ?? null,
             model: query.model ?? null,
             outcome: query.outcome ?? null,
-            search: likePattern(query.search),
+            ...(pattern ? { search: pattern } : {}),
             limit: query.limit,
           })
           .map(summaryOf);
