@@ -76,7 +76,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
       }
       const platform = key.slice(0, key.indexOf(':'));
       if (!deps.delivers(platform)) {
-        throw new ScheduleError('Scheduled questions cannot be delivered here yet; try in Discord or Slack.');
+        throw new ScheduleError('Scheduled questions cannot be delivered here.');
       }
       let when: ReturnType<typeof parseWhen>;
       try {

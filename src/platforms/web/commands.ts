@@ -14,7 +14,7 @@ export const HELP =
   'Commands: /reset forgets this chat, /memory shows what is remembered, /memory notes lists the notes ' +
   '(/memory remember <text>, /memory forget <n>, /memory forget-me), /usage shows what was spent, ' +
   '/tools lists the tools in force, /settings shows or changes the settings (admins), ' +
-  '/schedule list|cancel <id> lists or cancels scheduled questions. ' +
+  '/schedule list|cancel <id>|add "<when>" <question> manages reminders and recurring questions. ' +
   '“New chat” starts another conversation.';
 
 /** The reply to a `/word` that is no command. */

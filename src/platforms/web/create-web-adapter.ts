@@ -26,6 +26,7 @@ import { SECURITY_HEADERS } from './security-headers.js';
 import { createSignInProvider } from './sign-in/create-provider.js';
 import { mountSignIn } from './sign-in/routes.js';
 import { createSessionCookies } from './sign-in/session.js';
+import { webScheduleDelivery } from './schedule-delivery.js';
 import { startRun } from './start-run.js';
 import { mountStaticFiles } from './static-files.js';
 import { createStreamCaps } from './stream-caps.js';
@@ -361,6 +362,10 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     },
     readiness: () => (started ? { ready: true } : { ready: false, reason: 'not started' }),
     idle: () => work.idle(),
+    schedules: {
+      ...webScheduleDelivery(sessions, { assistant, work, logger, chats }),
+      ready: () => started && !stopping,
+    },
   };
 }
 

@@ -1,27 +1,66 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { WebRun } from '../../../src/platforms/web/web-run.js';
+import { manualClock } from '../../core/schedules/scheduler-fixture.js';
 import { startWebBed, type WebBed, WebUser } from './web-harness.js';
 
-describe('web chat: /schedule', () => {
+describe('web chat: /schedule and reminders', () => {
   let bed: WebBed | undefined;
-  let user: WebUser | undefined;
+  const users: WebUser[] = [];
   afterEach(async () => {
-    user?.close();
+    for (const u of users.splice(0)) u.close();
     await bed?.close();
     bed = undefined;
   });
+  const browser = (url: string) => {
+    const user = new WebUser(url);
+    users.push(user);
+    return user;
+  };
 
-  it('lists and cancels through the assistant, and says plainly that runs cannot be delivered in the web chat', async () => {
+  it('adds, lists and cancels through the assistant, with one sentence for bad input', async () => {
     bed = await startWebBed({}, {}, { schedules: true });
-    bed.test.core.schedules!.start({});
-    user = new WebUser(bed.url);
+    bed.test.core.schedules!.start({ web: bed.adapter.schedules! });
+    const user = browser(bed.url);
     expect(await user.command('/schedule')).toMatch(/^No scheduled questions here or of yours/);
-    expect(await user.command('/schedule add "in 1 hour" water the plants')).toBe(
-      'Scheduled questions cannot be delivered here yet; try in Discord or Slack.',
-    );
+    expect(await user.command('/schedule add "next tuesday" x')).toMatch(/is not a time I can read/);
+    const added = await user.command('/schedule add "in 1 hour" water the plants');
+    const id = /id ([a-z0-9]{8})/.exec(added)?.[1];
+    expect(await user.command('/schedule list')).toContain(`${id}: "water the plants"`);
     expect(await user.command('/schedule cancel nosuchid')).toBe(
       'There is no schedule "nosuchid"; /schedule list shows their ids.',
     );
+    expect(await user.command(`/schedule cancel ${id}`)).toBe(`Cancelled ${id}: "water the plants".`);
     expect(await user.command('/schedule frobnicate')).toMatch(/^Usage: \/schedule list/);
     expect(await user.command('/help')).toContain('/schedule list|cancel <id>');
+  });
+
+  it('shows a reminder live in the open chat when its time comes, and keeps it in the chat’s history', async () => {
+    const clock = manualClock(Date.UTC(2026, 11, 3, 8, 0));
+    bed = await startWebBed({ DEFAULT_TIMEZONE: 'UTC' }, {}, { schedules: true, now: clock.now });
+    const scheduler = bed.test.core.schedules!;
+    scheduler.start({ web: bed.adapter.schedules! });
+    const user = browser(bed.url);
+    expect(await user.command('/schedule add "in 5 minutes" stretch')).toMatch(
+      /^I will remind you "stretch" on Thu 3 Dec 2026, 08:05 \(UTC/,
+    );
+    const feed = await user.stream();
+    const from = feed.events.length;
+    clock.advance(5 * 60_000);
+    bed.test.fake.script({ content: 'Time to stretch.' });
+    expect(await scheduler.tick()).toBe(1);
+    await scheduler.idle();
+    const shown = await feed.next((e) => e.event === 'run' && (e.data as WebRun).phase === 'final', from);
+    expect(shown.data).toMatchObject({
+      question: '⏰ Reminder for you: stretch',
+      answer: 'Time to stretch.',
+    });
+    expect(await scheduler.tick()).toBe(0);
+
+    // A page opened later finds it in the conversation.
+    const later = browser(bed.url);
+    for (const [k, v] of user.client.cookies) later.client.cookies.set(k, v);
+    const reopened = await later.stream();
+    const conversation = await reopened.next((e) => e.event === 'conversation');
+    expect(JSON.stringify(conversation.data)).toContain('Time to stretch.');
   });
 });
