@@ -1,4 +1,5 @@
 import type { Schedule, ScheduleCreator } from '../core/ports/schedule-store.js';
+import { platformOfKey } from '../core/schedules/platform-of-key.js';
 
 /** A schedules row as both engines return it (times may come back as strings from Postgres BIGINT). */
 export interface ScheduleRow {
@@ -14,9 +15,6 @@ export interface ScheduleRow {
   paused: number | boolean;
   created_at: number | string;
 }
-
-/** The platform that delivers a conversation's runs: the key's first part. */
-export const platformOfKey = (key: string): string => key.slice(0, Math.max(0, key.indexOf(':')));
 
 /** A row as a Schedule. */
 export function scheduleOf(row: ScheduleRow): Schedule {

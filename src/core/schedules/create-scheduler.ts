@@ -3,6 +3,7 @@ import type { Asker } from '../governance/asker.js';
 import type { Logger } from '../logger.js';
 import type { Schedule, ScheduleSettlement, ScheduleStore } from '../ports/schedule-store.js';
 import { askerOf } from './creator.js';
+import { platformOfKey } from './platform-of-key.js';
 import { formatInZone, nextAfter } from './schedule-time.js';
 
 /** One run of a schedule, taken by this replica: what a platform asks, in which conversation, as whom. */
@@ -85,7 +86,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     inFlight.add(tracked);
   };
   const tell = (schedule: Schedule, text: string) => {
-    const deliverer = deliverers[platformOf(schedule)];
+    const deliverer = deliverers[platformOfKey(schedule.key)];
     if (!deliverer) return;
     track(
       deliverer
@@ -165,7 +166,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         tell(schedule, action.tell);
         continue;
       }
-      const deliverer = deliverers[platformOf(schedule)];
+      const deliverer = deliverers[platformOfKey(schedule.key)];
       if (!deliverer) continue;
       started++;
       track(
@@ -240,8 +241,4 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
-}
-
-function platformOf(schedule: Schedule): string {
-  return schedule.key.slice(0, schedule.key.indexOf(':'));
 }

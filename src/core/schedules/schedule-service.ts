@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Asker } from '../governance/asker.js';
 import type { Schedule, ScheduleStore } from '../ports/schedule-store.js';
 import { creatorOf } from './creator.js';
+import { platformOfKey } from './platform-of-key.js';
 import type { RunPlace } from './run-places.js';
 import type { ScheduleSettings } from './schedule-settings.js';
 import { formatInZone, isTimeZone, parseWhen, WhenError } from './schedule-time.js';
@@ -63,7 +64,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
 
   return {
     async add(place, key, request) {
-      const question = request.question.trim().replace(/\s+\n/g, '\n');
+      const question = request.question.trim();
       if (!question) throw new ScheduleError('Say what to ask when it runs.');
       if (question.length > MAX_QUESTION_CHARS) {
         throw new ScheduleError(`The question is too long; keep it under ${MAX_QUESTION_CHARS} characters.`);
@@ -74,8 +75,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
           `Unknown time zone "${zone}"; use an IANA name such as "Europe/Paris" or "UTC".`,
         );
       }
-      const platform = key.slice(0, key.indexOf(':'));
-      if (!deps.delivers(platform)) {
+      if (!deps.delivers(platformOfKey(key))) {
         throw new ScheduleError('Scheduled questions cannot be delivered here.');
       }
       let when: ReturnType<typeof parseWhen>;
