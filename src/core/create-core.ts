@@ -276,7 +276,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
 }
 
-/** The memory commands' store, whose forget-me also drops the person's run logs. */
+/** The memory commands' store, whose forget-me also drops the person's run logs (there, or everywhere). */
 function forgettingRunLogs<S extends Pick<ArchiveStore, 'forgetPerson'> & NotesStore>(
   store: S,
   runLogs: RunLogStore,
@@ -287,7 +287,7 @@ function forgettingRunLogs<S extends Pick<ArchiveStore, 'forgetPerson'> & NotesS
     deleteNote: (...args) => store.deleteNote(...args),
     async forgetPerson(request) {
       const report = await store.forgetPerson(request);
-      await runLogs.forgetRunLogs(request.principal);
+      await runLogs.forgetRunLogs(request.principal, request.key);
       return report;
     },
   };

@@ -155,8 +155,11 @@ export function runLogsContract(name: string, open: () => Promise<StoreFixture>)
       expect(await store.pruneRunLogs(T - 14 * DAY)).toBe(1);
       expect((await store.runDetail(old))?.log).toBeUndefined();
       expect((await store.runDetail(old))?.outcome).toBe('answered');
-      expect(await store.forgetRunLogs('slack:T:U1')).toBe(1);
+      expect(await store.forgetRunLogs('slack:T:U1', 'slack:T:elsewhere')).toBe(0);
+      expect(await store.forgetRunLogs('slack:T:U1', 'slack:T:C1')).toBe(1);
       expect((await store.runDetail(mine))?.log).toBeUndefined();
+      expect(await store.forgetRunLogs('slack:T:U2')).toBe(1);
+      await store.saveRunLog(logOf(theirs, { userId: 'slack:T:U2' }));
       expect((await store.runDetail(theirs))?.log).toBeDefined();
     });
 

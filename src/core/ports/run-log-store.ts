@@ -99,6 +99,6 @@ export interface RunLogStore extends AdminStatsStore {
   listRuns(query: RunListQuery): Promise<RunSummary[]>;
   /** Drops the logs of runs taken before `before`; returns how many. */
   pruneRunLogs(before: number): Promise<number>;
-  /** Drops every log of `principal`'s questions (forget-me); returns how many. */
-  forgetRunLogs(principal: string): Promise<number>;
+  /** Drops the logs of `principal`'s questions (forget-me), in conversation `key` or everywhere; returns how many. */
+  forgetRunLogs(principal: string, key?: string | undefined): Promise<number>;
 }

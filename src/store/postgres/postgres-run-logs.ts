@@ -132,13 +132,14 @@ export function postgresRunLogs(db: PostgresDb): RunLogStore {
         return (await sql('DELETE FROM run_logs WHERE at < $1', [before])).rowCount ?? 0;
       });
     },
-    async forgetRunLogs(principal) {
+    async forgetRunLogs(principal, key) {
+      const which = 'user_id = $1 AND ($2::text IS NULL OR key = $2)';
       return db.transaction('forget run logs', async (sql) => {
         await sql(
-          'DELETE FROM run_log_tools WHERE usage_id IN (SELECT usage_id FROM run_logs WHERE user_id = $1)',
-          [principal],
+          `DELETE FROM run_log_tools WHERE usage_id IN (SELECT usage_id FROM run_logs WHERE ${which})`,
+          [principal, key ?? null],
         );
-        return (await sql('DELETE FROM run_logs WHERE user_id = $1', [principal])).rowCount ?? 0;
+        return (await sql(`DELETE FROM run_logs WHERE ${which}`, [principal, key ?? null])).rowCount ?? 0;
       });
     },
   };

@@ -95,11 +95,15 @@ export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStor
     db.prepare('DELETE FROM run_log_tools WHERE at < ?').run(before);
     return db.prepare('DELETE FROM run_logs WHERE at < ?').run(before).changes;
   });
-  const forget = db.transaction((principal: string) => {
+  const forget = db.transaction((principal: string, key: string | null) => {
+    const which = 'user_id = @principal AND (@key IS NULL OR key = @key)';
     db.prepare(
-      'DELETE FROM run_log_tools WHERE usage_id IN (SELECT usage_id FROM run_logs WHERE user_id = ?)',
-    ).run(principal);
-    return db.prepare('DELETE FROM run_logs WHERE user_id = ?').run(principal).changes;
+      `DELETE FROM run_log_tools WHERE usage_id IN (SELECT usage_id FROM run_logs WHERE ${which})`,
+    ).run({
+      principal,
+      key,
+    });
+    return db.prepare(`DELETE FROM run_logs WHERE ${which}`).run({ principal, key }).changes;
   });
   return {
     ...sqliteAdminStats(db, fail),
@@ -146,9 +150,9 @@ export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStor
         throw fail('drop run logs past retention', err);
       }
     },
-    async forgetRunLogs(principal) {
+    async forgetRunLogs(principal, key) {
       try {
-        return forget(principal);
+        return forget(principal, key ?? null);
       } catch (err) {
         throw fail('forget run logs', err);
       }
