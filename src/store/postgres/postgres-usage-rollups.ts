@@ -15,22 +15,22 @@ export const PG_USAGE_BACKFILL = `
     SELECT at / 3600000, platform, model, COUNT(*) FILTER (WHERE outcome ${TAKEN}),
       COUNT(*) FILTER (WHERE outcome = 'refused'), COUNT(*) FILTER (WHERE outcome = 'limited'),
       SUM(model_calls), SUM(prompt_tokens), SUM(completion_tokens), SUM(cached_tokens)
-    FROM usage GROUP BY 1, 2, 3;
+    FROM usage WHERE outcome <> 'pending' GROUP BY 1, 2, 3;
   INSERT INTO usage_day_durations
     SELECT at / 86400000, platform, model, length(duration_ms::text) * 100 + substr(duration_ms::text, 1, 2)::int,
       COUNT(*)
     FROM usage WHERE outcome = 'answered' GROUP BY 1, 2, 3, 4;
   INSERT INTO usage_day_tools
     SELECT u.at / 86400000, u.platform, u.model, j.key, SUM(j.value::int) FROM usage u, jsonb_each_text(u.tools) j
-    GROUP BY 1, 2, 3, 4;
+    WHERE u.outcome <> 'pending' GROUP BY 1, 2, 3, 4;
   INSERT INTO usage_day_people
     SELECT at / 86400000, user_id, platform, COUNT(*) FILTER (WHERE outcome ${TAKEN}), SUM(prompt_tokens),
       SUM(completion_tokens)
-    FROM usage WHERE user_id IS NOT NULL AND outcome <> 'summary' GROUP BY 1, 2, 3;
+    FROM usage WHERE user_id IS NOT NULL AND outcome NOT IN ('summary', 'pending') GROUP BY 1, 2, 3;
   INSERT INTO usage_day_channels
     SELECT at / 86400000, key, platform, COUNT(*) FILTER (WHERE outcome ${TAKEN}), SUM(prompt_tokens),
       SUM(completion_tokens)
-    FROM usage WHERE outcome <> 'summary' GROUP BY 1, 2, 3;
+    FROM usage WHERE outcome NOT IN ('summary', 'pending') GROUP BY 1, 2, 3;
 `;
 
 /** The rollup tables, the trigger keeping them, and the records already there summed in. */
@@ -110,8 +110,10 @@ export const PG_USAGE_ROLLUPS = `
   CREATE FUNCTION usage_rollup() RETURNS trigger LANGUAGE plpgsql
   SET search_path FROM CURRENT AS $$
   BEGIN
-    IF TG_OP IN ('UPDATE', 'DELETE') THEN PERFORM usage_rollup_add(OLD, -1); END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN PERFORM usage_rollup_add(NEW, 1); END IF;
+    -- A question is summed in once it has ended: its admission (pending) writes nothing here, so the
+    -- rollups add no work (and no row locks) to the transaction that counts limits.
+    IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.outcome <> 'pending' THEN PERFORM usage_rollup_add(OLD, -1); END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.outcome <> 'pending' THEN PERFORM usage_rollup_add(NEW, 1); END IF;
     RETURN NULL;
   END
   $$;
