@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/ports/store.js';
 import { SCHEDULE_LEASE_MS } from '../../../src/core/schedules/create-scheduler.js';
+import { MIN_GAP_MS, nextAfter } from '../../../src/core/schedules/schedule-time.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { aSchedule } from '../../contract/schedules-contract.js';
 import { manualClock, startTestScheduler } from './scheduler-fixture.js';
@@ -126,6 +127,36 @@ describe('scheduler', () => {
     clock.advance(3_600_000);
     expect(await scheduler.tick()).toBe(0);
     expect(delivered.notes).toHaveLength(1);
+  });
+
+  it('fires a 02:30 Berlin daily question once on the spring-forward night (at 03:00) and once on the fall-back night', async () => {
+    const clock = manualClock(0);
+    const { scheduler, delivered } = startTestScheduler(store, clock.now);
+    const night = async (from: number, to: number) => {
+      clock.set(from);
+      await store.addSchedule(
+        aSchedule(`d${from}`, {
+          cron: '30 2 * * *',
+          timezone: 'Europe/Berlin',
+          nextAt: nextAfter('30 2 * * *', 'Europe/Berlin', from - MIN_GAP_MS, from),
+        }),
+        10,
+      );
+      // The clock moves a minute at a time through the night, ticking as the poll would.
+      for (let t = from; t <= to; t += 60_000) {
+        clock.set(t);
+        await scheduler.tick();
+      }
+      await store.deleteSchedule(`d${from}`);
+    };
+    await night(Date.UTC(2026, 2, 28, 12), Date.UTC(2026, 2, 30, 6));
+    await night(Date.UTC(2026, 9, 24, 12), Date.UTC(2026, 9, 26, 6));
+    expect(delivered.runs.map((r) => new Date(r.dueAt).toISOString())).toEqual([
+      '2026-03-29T01:00:00.000Z', // 03:00 CEST: 02:30 does not exist that night
+      '2026-03-30T00:30:00.000Z',
+      '2026-10-25T00:30:00.000Z', // the first 02:30 (CEST); not again at the second (CET)
+      '2026-10-26T01:30:00.000Z',
+    ]);
   });
 
   it('fires each of 300 runs once when three replicas on one database tick together', async () => {
