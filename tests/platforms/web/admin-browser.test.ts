@@ -71,6 +71,7 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
 
   const open = async (bed: SignInBed<unknown>, phone = false): Promise<Page> => {
     signIn = bed;
+    mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await launchChromium({ phone });
     const page = browser.context.pages()[0] ?? (await browser.context.newPage());
     problems = [];
@@ -158,7 +159,7 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
     );
     expect(api.charts.totals.questions).toBe(4);
     await page.screenshot({
-      path: join(mkdirSync(SCREENSHOTS, { recursive: true }) ?? SCREENSHOTS, 'admin-overview.png'),
+      path: join(SCREENSHOTS, 'admin-overview.png'),
       fullPage: true,
     });
 
