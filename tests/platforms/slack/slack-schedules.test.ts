@@ -9,6 +9,7 @@ import {
   ask,
   CHANNEL,
   mention,
+  replies,
   type SlackHarness,
   startSlackHarness,
   topLevel,
@@ -72,6 +73,25 @@ describe('Slack: scheduled questions', () => {
     clock.advance(3_600_000);
     expect(await fire()).toBe(0);
     expect(topLevel(h).length).toBe(before + 1);
+  });
+
+  it('a reminder set in a thread comes back in that thread', async () => {
+    await start();
+    const threadTs = '1700000000.000100';
+    h.model.script(
+      {
+        content: 'Scheduling it.',
+        toolCalls: [{ name: 'schedule', arguments: { when: 'in 1 hour', question: 'check the deploy' } }],
+      },
+      { content: 'Will do.' },
+    );
+    await ask(h, mention('remind me in an hour to check the deploy', { threadTs }));
+    clock.advance(3_600_000);
+    h.model.script({ content: 'The deploy finished.' });
+    expect(await fire()).toBe(1);
+    const inThread = replies(h, CHANNEL, threadTs).map(visibleText).join('\n');
+    expect(inThread).toContain(`⏰ Reminder for <@${ALICE}>: check the deploy`);
+    expect(inThread).toContain('The deploy finished.');
   });
 
   it('adds, lists and cancels with /schedule; recurring ones in a channel are for admins', async () => {
