@@ -83,14 +83,13 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
     return page;
   };
 
-  /** Signs in from the admin page's gate by keyboard, and comes back to /admin. */
+  /** Signs in from the admin page's gate by keyboard; sign-in brings the browser back to /admin. */
   const signInAsAdmin = async (page: Page) => {
     const link = page.getByRole('link', { name: 'Sign in' });
     await link.waitFor();
     await link.focus();
     await page.keyboard.press('Enter');
-    await page.locator('#chat').waitFor();
-    await page.goto(new URL('/admin', signIn!.bed.url).toString());
+    await page.waitForURL(new URL('/admin', signIn!.bed.url).toString());
   };
 
   afterEach(async () => {

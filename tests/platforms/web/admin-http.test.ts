@@ -95,7 +95,7 @@ describe('the admin page over HTTP', () => {
     const anonymous = new WebClient(url);
     expect(await anonymous.request('/admin/api/stats')).toMatchObject({
       status: 401,
-      body: { auth: 'sign-in', signIn: '/auth/sign-in' },
+      body: { auth: 'sign-in', signIn: '/auth/sign-in?return=%2Fadmin' },
     });
     anonymous.sendHeaders.authorization = `Bearer ${ADMIN_TOKEN}`;
     expect((await anonymous.request('/admin/api/stats')).status).toBe(401);
@@ -104,6 +104,20 @@ describe('the admin page over HTTP', () => {
     const alice = new WebClient(url);
     await signInOverHttp(alice);
     expect((await alice.request('/admin/api/stats')).status).toBe(200);
+  });
+
+  it('brings an admin back to the admin page after signing in from it, and nobody anywhere else', async () => {
+    signIn = await startSlackSignInBed({ ADMIN_USERS: SLACK_PRINCIPAL });
+    const url = signIn.bed.url;
+    const gate = await new WebClient(url).request('/admin/api/stats');
+    expect(await signInOverHttp(new WebClient(url), json(gate).signIn)).toBe(`${url}admin`);
+    for (const elsewhere of ['https://evil.example/', '//evil.example', '/api/session', '/admin/../api']) {
+      const landed = await signInOverHttp(
+        new WebClient(url),
+        `/auth/sign-in?return=${encodeURIComponent(elsewhere)}`,
+      );
+      expect(landed).toBe(url);
+    }
   });
 
   it('refuses a signed-in person who is not an admin', async () => {

@@ -99,11 +99,11 @@ export async function startDiscordSignInBed(
 }
 
 /**
- * Signs `client` in as a browser would: `/auth/sign-in`, the provider's authorize page (which consents at
+ * Signs `client` in as a browser would: `from` (`/auth/sign-in`), the provider's authorize page (which consents at
  * once), back to `/auth/callback`; resolves with where the callback sent it (the page, or the failure).
  */
-export async function signInOverHttp(client: WebClient): Promise<string | undefined> {
-  const start = await client.visit('/auth/sign-in');
+export async function signInOverHttp(client: WebClient, from = '/auth/sign-in'): Promise<string | undefined> {
+  const start = await client.visit(from);
   expect(start.status).toBe(302);
   const consent = await client.visit(start.location!);
   expect(consent.status).toBe(302);

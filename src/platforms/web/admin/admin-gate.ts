@@ -5,7 +5,7 @@ import type { RunLogStore } from '../../../core/ports/run-log-store.js';
 import { hasBearer } from '../../../server/bearer.js';
 import { createTokenGate, type TokenGate } from '../access-token.js';
 import { readCookies } from '../cookies.js';
-import { SIGN_IN_PATH } from '../sign-in/routes.js';
+import { signInReturningTo } from '../sign-in/routes.js';
 import type { SessionCookies } from '../sign-in/session.js';
 
 /** The cookie a correct ADMIN_TOKEN earns (a keyed hash of it, never the token itself). */
@@ -45,7 +45,7 @@ export function createAdminGate(config: Config, sessions: SessionCookies | undef
     check(req) {
       if (signIn) {
         const user = sessions.read(readCookies(req));
-        if (!user) return { ok: false, status: 401, auth: 'sign-in', signIn: SIGN_IN_PATH };
+        if (!user) return { ok: false, status: 401, auth: 'sign-in', signIn: signInReturningTo('/admin') };
         if (!listNames(config.ADMIN_USERS, user.principal))
           return {
             ok: false,

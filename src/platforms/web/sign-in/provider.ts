@@ -8,6 +8,8 @@ export interface Pending {
   nonce?: string | undefined;
   /** PKCE's code verifier: the token request must prove it. */
   verifier: string;
+  /** Where the browser goes once signed in: one of RETURN_PATHS (else the chat). */
+  returnTo?: string | undefined;
 }
 
 /**

@@ -14,6 +14,13 @@ export const SIGN_IN_PATH = '/auth/sign-in';
 export const CALLBACK_PATH = '/auth/callback';
 /** Signing out: a POST from the page. */
 export const SIGN_OUT_PATH = '/auth/sign-out';
+/** Pages of this server sign-in may return to (`?return=`); anything else returns to the chat. */
+export const RETURN_PATHS: ReadonlySet<string> = new Set(['/admin']);
+
+/** Where to begin signing in so that the browser comes back to `path` (one of RETURN_PATHS). */
+export function signInReturningTo(path: string): string {
+  return `${SIGN_IN_PATH}?return=${encodeURIComponent(path)}`;
+}
 
 /** What the sign-in routes need. */
 export interface SignInDeps {
@@ -49,7 +56,9 @@ export function mountSignIn(http: HttpRoutes, deps: SignInDeps): void {
     if (!deps.serving(req)) return reply(res, 503, { error: 'starting' });
     try {
       const { url, pending } = await provider.begin();
-      redirect(res, url, [sessions.issuePending(pending)]);
+      const asked = new URL(req.url ?? '/', 'http://sign-in').searchParams.get('return') ?? '';
+      const returnTo = RETURN_PATHS.has(asked) ? asked : undefined;
+      redirect(res, url, [sessions.issuePending({ ...pending, returnTo })]);
     } catch (err) {
       logger.error({ err, provider: provider.id }, 'could not begin a web sign-in');
       redirect(res, failed, []);
@@ -72,7 +81,11 @@ export function mountSignIn(http: HttpRoutes, deps: SignInDeps): void {
       const user = await provider.finish(back, pending);
       logger.info({ provider: provider.id, user: user.principal }, 'signed in to the web chat');
       // A new session value at every sign-in, and a new chat: nothing set before it carries over.
-      redirect(res, home, [
+      const to =
+        pending.returnTo && RETURN_PATHS.has(pending.returnTo)
+          ? new URL(pending.returnTo.slice(1), home)
+          : home;
+      redirect(res, to, [
         sessions.clearPending(),
         sessions.issue(user),
         deps.identities.newChat(user.principal),

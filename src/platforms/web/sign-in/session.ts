@@ -58,14 +58,19 @@ export function createSessionCookies(sealer: Sealer, options: CookieOptions): Se
       const state = text(held?.s);
       const verifier = text(held?.v);
       if (!state || !verifier) return undefined;
-      return { state, verifier, nonce: text(held?.n) };
+      return { state, verifier, nonce: text(held?.n), returnTo: text(held?.r) };
     },
     issuePending: (p) =>
       cookie(
         PENDING_COOKIE,
         sealer.seal(
           PENDING_COOKIE,
-          { s: p.state, v: p.verifier, ...(p.nonce ? { n: p.nonce } : {}) },
+          {
+            s: p.state,
+            v: p.verifier,
+            ...(p.nonce ? { n: p.nonce } : {}),
+            ...(p.returnTo ? { r: p.returnTo } : {}),
+          },
           PENDING_SECONDS,
         ),
         pending,
