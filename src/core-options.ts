@@ -57,6 +57,7 @@ export function coreOptionsFrom(
       RUN_TIMEOUT_MS: config.RUN_TIMEOUT_MS,
       ANSWER_MAX_CHARS: config.ANSWER_MAX_CHARS,
       SHOW_REASONING: config.SHOW_REASONING,
+      DEFAULT_TIMEZONE: config.DEFAULT_TIMEZONE,
     },
     tools: toolSettingsFrom(config),
     memory: {

@@ -53,6 +53,7 @@ describe('channel memory through the real core', { timeout: 60_000 }, () => {
       ['assistant', `ok: [alice] ${questions[2]}`],
       ['user', `[alice] ${questions[3]}`],
       ['assistant', `ok: [alice] ${questions[3]}`],
+      ['system', expect.stringMatching(/^Current time: /)],
       ['user', `[alice] ${questions[4]}`],
     ]);
     await tc.close();

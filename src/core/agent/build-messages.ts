@@ -24,11 +24,13 @@ export interface MessageExtras {
   notes?: string | undefined;
   preface?: string | undefined;
   images?: readonly ContentPart[] | undefined;
+  /** The time now, as the asker's clock reads it: a line just before the new message, after the cached prefix. */
+  now?: string | undefined;
 }
 
 /**
  * System prompt, the channel's instructions, the notes kept, running summary, recent turns verbatim, then the new message
- * (after its thread context and files). The instructions come right after the system prompt and the
+ * (after the time now, its thread context and files). The instructions come right after the system prompt and the
  * per-question input after the history, so everything before the new message stays one stable, cacheable
  * prefix from one question to the next.
  */
@@ -52,6 +54,7 @@ export function buildMessages(
     messages.push({ role: 'user', content: formatUserMessage(turn.author, turn.question) });
     messages.push({ role: 'assistant', content: turn.answer });
   }
+  if (extras.now) messages.push({ role: 'system', content: extras.now });
   const question = formatUserMessage(author, message);
   const text = extras.preface ? `${extras.preface}\n\n${question}` : question;
   messages.push({

@@ -40,6 +40,8 @@ export interface AgentSettings {
   ANSWER_MAX_CHARS: number;
   /** The model's reasoning (`reasoning_content`, `<think>` blocks) is shown as Thought steps; default true. */
   SHOW_REASONING?: boolean | undefined;
+  /** The zone the time now is given to the model in ("tomorrow at 9"); the system's own when unset. */
+  DEFAULT_TIMEZONE?: string | undefined;
 }
 
 /** What the agent loop needs. */
@@ -126,6 +128,7 @@ export function createAgent(deps: AgentDeps): Agent {
     return box;
   };
   forThisRun();
+  const clock = timeNow(settings.DEFAULT_TIMEZONE);
 
   async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
     // One run keeps the tools it started with; a tool withdrawn meanwhile fails its call instead.
@@ -136,6 +139,7 @@ export function createAgent(deps: AgentDeps): Agent {
       notes,
       preface: input.preface,
       images: input.images,
+      now: clock(now()),
     });
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
     let reminded = false;
@@ -379,4 +383,25 @@ function formatDate(date: Date): string {
     formattedDay = day;
   }
   return formatted;
+}
+
+/** `Current time: Thursday, 3 December 2026, 09:05 (Europe/Berlin, GMT+01:00).` for a date, in `zone`. */
+function timeNow(zone: string | undefined): (date: Date) => string {
+  const format = new Intl.DateTimeFormat('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: zone,
+    timeZoneName: 'longOffset',
+  });
+  const name = format.resolvedOptions().timeZone;
+  return (date) => {
+    const parts = format.formatToParts(date);
+    const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+    const day = `${part('weekday')}, ${part('day')} ${part('month')} ${part('year')}`;
+    return `Current time: ${day}, ${part('hour')}:${part('minute')} (${name}, ${part('timeZoneName')}).`;
+  };
 }

@@ -381,10 +381,38 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
       },
     });
     const messages = fake.requests[0]!.body.messages;
-    expect(messages.map((m) => m.role)).toEqual(['system', 'system', 'user', 'assistant', 'user']);
+    expect(messages.map((m) => m.role)).toEqual(['system', 'system', 'user', 'assistant', 'system', 'user']);
     expect(messages[1]!.content).toContain('Atlas');
     expect(messages[2]!.content).toBe('[alice] hello');
-    expect(messages[4]!.content).toBe('[bob] what is my project called?');
+    expect(messages[4]!.content).toMatch(/^Current time: /);
+    expect(messages[5]!.content).toBe('[bob] what is my project called?');
+  });
+
+  it('tells the model the time now in DEFAULT_TIMEZONE, after the history, so "tomorrow at 9" can be worked out', async () => {
+    fake.script(say.answer('Noted.'), say.answer('Noted again.'));
+    const clock = { at: new Date('2026-03-29T00:30:00Z') };
+    const agent = createAgent({
+      model: createOpenAIChatModel({
+        baseURL: fake.url,
+        apiKey: 'sk-test-key',
+        model: 'test-model',
+        maxRetries: 0,
+        timeoutMs: 5000,
+        stream: true,
+      }),
+      tools,
+      prompts,
+      settings: { ...baseSettings, AGENT_PROTOCOL: protocol, DEFAULT_TIMEZONE: 'Europe/Berlin' },
+      now: () => clock.at,
+    });
+    const timeLine = () => fake.requests.at(-1)!.body.messages.at(-2)!.content;
+    await agent.run({ message: 'remind me tomorrow at 9', author: 'ana', context: { turns: [] } });
+    expect(timeLine()).toBe('Current time: Sunday, 29 March 2026, 01:30 (Europe/Berlin, GMT+01:00).');
+    // An hour later the clocks have gone forward: the line says so, the system prompt is unchanged.
+    clock.at = new Date('2026-03-29T01:30:00Z');
+    await agent.run({ message: 'and now?', author: 'ana', context: { turns: [] } });
+    expect(timeLine()).toBe('Current time: Sunday, 29 March 2026, 03:30 (Europe/Berlin, GMT+02:00).');
+    expect(fake.requests[1]!.body.messages[0]).toEqual(fake.requests[0]!.body.messages[0]);
   });
 });
 
