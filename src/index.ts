@@ -6,7 +6,13 @@ import { ConfigError, StorageLostError, ThinkthreadError } from './core/errors.j
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import type { ConversationStore } from './core/ports/conversation-store.js';
 import { createRunQueue } from './core/runs/run-queue.js';
-import { coreOptionsFrom, fallbackKeys, recallSettingsFrom, scheduleSettingsFrom } from './core-options.js';
+import {
+  approvalSettingsFrom,
+  coreOptionsFrom,
+  fallbackKeys,
+  recallSettingsFrom,
+  scheduleSettingsFrom,
+} from './core-options.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -76,6 +82,7 @@ async function main(): Promise<void> {
       recall: { store, settings: recallSettingsFrom(config) },
       schedules: { store, settings: scheduleSettingsFrom(config) },
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
+      approvals: { store, settings: approvalSettingsFrom(config) },
       observer: metrics?.observer,
       logger,
     });

@@ -1,6 +1,7 @@
 import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import { rememberedAnswer } from '../agent/notes.js';
 import type { Agent, RunProfile } from '../agent/types.js';
+import type { Approvals } from '../approvals/create-approvals.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
 import { ContextUnavailableError, StorageError } from '../errors.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
@@ -75,6 +76,10 @@ export interface AssistantDeps {
   runPlaces?: RunPlaces | undefined;
   /** `/schedule list|cancel|add`; unavailable when unset. */
   scheduleCommand?: ((place: ScheduleCommandPlace, args: string) => Promise<string>) | undefined;
+  /** Tool calls that wait for a person's approval; every call runs at once when unset. */
+  approvals?: Approvals | undefined;
+  /** `/settings approvals …` (admin checks are the assistant's); unavailable when unset. */
+  approvalsCommand?: ((settingsKey: string, args: string) => Promise<string>) | undefined;
 }
 
 /**
@@ -161,6 +166,12 @@ export function createAssistant(deps: AssistantDeps): Assistant {
           cacheKey: promptCacheKey(key),
           key,
           principal: request.asker?.principal,
+          approve: deps.approvals?.gateFor({
+            platform: request.asker?.platform ?? key.slice(0, key.indexOf(':')),
+            key,
+            settingsKey: request.settingsKey,
+            asker: request.asker,
+          }),
         },
         onEvent,
       );
@@ -375,6 +386,15 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     history: (key) => memory.context(key),
     memoryCommand: (asker, key, args) => deps.memoryCommands?.run(asker, key, args),
     ...(deps.scheduleCommand ? { scheduleCommand: deps.scheduleCommand } : {}),
+    ...(deps.approvals ? { decideApproval: deps.approvals.decide } : {}),
+    async approvalsCommand(asker, settingsKey, args) {
+      const admin = governor
+        ? await governor.isAdmin(asker)
+        : (await Promise.resolve(asker.platformAdmin).catch(() => false)) === true;
+      if (!admin) return SETTINGS_ADMINS_ONLY;
+      if (!deps.approvalsCommand) return 'No tool asks for approval here.';
+      return deps.approvalsCommand(settingsKey, args);
+    },
     async close() {
       closing = true;
       deps.onClose?.();
