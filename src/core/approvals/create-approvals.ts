@@ -45,6 +45,8 @@ export interface Approvals {
   decide(id: string, who: Approver, verdict: ApprovalVerdict): Promise<ApprovalPress>;
   /** Calls waiting for a person now. */
   pending(): number;
+  /** The latest decisions of the last 30 days (admins' `/usage`); none when decisions are not kept. */
+  recent(limit: number): Promise<ApprovalRecord[]>;
 }
 
 /** What the approvals need. */
@@ -121,6 +123,11 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
   return {
     settings,
     pending: () => pending.size,
+    async recent(limit) {
+      if (!store) return [];
+      const until = now() + 1;
+      return store.listApprovals({ since: until - 30 * 86_400_000, until, limit });
+    },
     gateFor(run) {
       const settingsKey = run.settingsKey ?? run.key;
       return async (call, context) => {

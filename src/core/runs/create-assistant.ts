@@ -335,7 +335,11 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     },
     async usage(asker, key) {
       if (!governor) throw new Error('usage is not recorded by this assistant');
-      return governor.report(asker, key);
+      const report = await governor.report(asker, key);
+      // `top` is there for admins only: so are the approvals.
+      if (!report.top || !deps.approvals) return report;
+      const approvals = await deps.approvals.recent(RECENT_APPROVALS);
+      return approvals.length > 0 ? { ...report, approvals } : report;
     },
     async feedback(entry) {
       const at = deps.now?.() ?? Date.now();
@@ -403,6 +407,9 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     },
   };
 }
+
+/** Decisions on tool calls admins' `/usage` lists. */
+const RECENT_APPROVALS = 10;
 
 /** What a channel's settings change for its runs. */
 function profileOf(settings: SettingsInForce): RunProfile {

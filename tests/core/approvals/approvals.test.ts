@@ -6,6 +6,7 @@ import type { AgentEvent } from '../../../src/core/agent/events.js';
 import { argumentsDigest } from '../../../src/core/approvals/create-approvals.js';
 import type { AskOutcome } from '../../../src/core/assistant.js';
 import type { Asker } from '../../../src/core/governance/asker.js';
+import { formatUsageReport } from '../../../src/platforms/shared/format-usage.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 import { waitUntil, withDeadline } from '../../helpers/wait-until.js';
 import { stdioTestServer, writeMcpJson } from '../../mcp/mcp-fixture.js';
@@ -121,6 +122,14 @@ describe('tool calls that wait for approval (core)', () => {
       argsDigest: argumentsDigest({ text: 'hi' }),
       platform: 'console',
     });
+    const adminAsker: Asker = { ...alice, principal: 'slack:T1:UADMIN', platform: 'slack' };
+    const report = formatUsageReport(await test.core.assistant.usage(adminAsker, 'console:room'));
+    expect(report).toMatch(
+      /Tool-call approvals, last 30 days:\n {2}\S+ \S+ test__echo approved by console:alice \[args [0-9a-f]{12}\]/,
+    );
+    expect(formatUsageReport(await test.core.assistant.usage(alice, 'console:room'))).not.toMatch(
+      /approvals/,
+    );
   });
 
   it('gives a denial and its reason to the model; the tool does not run', async () => {
