@@ -102,6 +102,8 @@ export interface Assistant {
    * for those APPROVERS names; absent where no tool needs approval.
    */
   decideApproval?(id: string, who: Approver, verdict: ApprovalVerdict): Promise<ApprovalPress>;
+  /** Whether `who` may decide pending approval `id` (before a platform opens a form for a denial's reason). */
+  checkApproval?(id: string, who: Approver): Promise<ApprovalPress | { status: 'allowed' }>;
   /** `/settings approvals [revoke <tool>|all]` (admins): the tools that ask first here, and revoking grants. */
   approvalsCommand?(asker: Asker, settingsKey: string, args: string): Promise<string>;
   /** Stops taking work and waits for runs and memory compression in flight. */

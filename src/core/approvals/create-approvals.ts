@@ -43,6 +43,11 @@ export interface Approvals {
   gateFor(run: GatedRun): ApprovalGate;
   /** Decides pending approval `id` for `who`; acts once, and only for those APPROVERS names. */
   decide(id: string, who: Approver, verdict: ApprovalVerdict): Promise<ApprovalPress>;
+  /**
+   * Whether `who` may decide `id` now, without deciding it: a platform asks before it opens a form for the
+   * reason of a denial, so only those who may deny see one.
+   */
+  check(id: string, who: Approver): Promise<ApprovalPress | { status: 'allowed' }>;
   /** Calls waiting for a person now. */
   pending(): number;
   /** The latest decisions of the last 30 days (admins' `/usage`); none when decisions are not kept. */
@@ -205,6 +210,14 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
           resume();
         }
       };
+    },
+    async check(id, who) {
+      const entry = pending.get(id);
+      if (!entry || entry.settled) return { status: 'expired', message: APPROVAL_EXPIRED };
+      if (!(await mayDecide(entry, who))) {
+        return { status: 'forbidden', message: approvalForbidden(settings.APPROVERS) };
+      }
+      return { status: 'allowed' };
     },
     async decide(id, who, verdict) {
       const entry = pending.get(id);

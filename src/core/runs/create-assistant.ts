@@ -390,7 +390,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     history: (key) => memory.context(key),
     memoryCommand: (asker, key, args) => deps.memoryCommands?.run(asker, key, args),
     ...(deps.scheduleCommand ? { scheduleCommand: deps.scheduleCommand } : {}),
-    ...(deps.approvals ? { decideApproval: deps.approvals.decide } : {}),
+    ...(deps.approvals ? { decideApproval: deps.approvals.decide, checkApproval: deps.approvals.check } : {}),
     async approvalsCommand(asker, settingsKey, args) {
       const admin = governor
         ? await governor.isAdmin(asker)
