@@ -19,6 +19,8 @@ export type StepView =
 export interface PendingApproval {
   /** What the buttons carry. */
   id: string;
+  /** The step whose action waits. */
+  step: number;
   tool: string;
   /** The call's exact arguments, as the model gave them. */
   input: unknown;
@@ -111,6 +113,7 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
         ...(view.approvals ?? []),
         {
           id: event.id,
+          step: event.step,
           tool: event.tool,
           input: event.input,
           approvers: event.approvers,
