@@ -78,10 +78,7 @@ describe('terminal chat (spawned like `npm start`, stdin piped)', () => {
     const bot = spawnBot({ ...env(), OPENAI_BASE_URL: url }, { cwd: dir });
     bot.child.stdin!.end('hello?\n');
     expect(await bot.exited).toBe(1);
-    const errors = bot
-      .stdout()
-      .split('\n')
-      .filter((l) => l.startsWith('Error:'));
+    const errors = bot.stdout().split('\n').filter((l) => l.startsWith('Error:'));
     expect(errors).toEqual([
       `Error: Nothing is listening at ${url.replace(/\/$/, '')} (connection refused): start the model server there or correct OPENAI_BASE_URL.`,
     ]);
