@@ -196,6 +196,11 @@ const schema = z.object({
   MCP_CONFIG: optionalText,
   MCP_CONNECT_TIMEOUT_MS: int(10_000),
 
+  // Tool calls that wait for a person's approval
+  APPROVERS: z.enum(['asker', 'admins', 'asker+admins']).default('asker+admins'),
+  APPROVAL_TIMEOUT_MS: int(600_000),
+  APPROVAL_DEFAULT_MCP: z.enum(['never', 'always', 'once-per-channel']).default('always'),
+
   // What the bot reads besides the question
   CONTEXT_MAX_MESSAGES: z.coerce.number().int().min(0).max(1000).default(50),
   CONTEXT_MAX_TOKENS: int(3000),

@@ -1,4 +1,5 @@
 import { type Config, SECRET_KEYS } from './config.js';
+import type { ApprovalSettings } from './core/approvals/approval-policy.js';
 import type { CoreOptions } from './core/create-core.js';
 import { ConfigError } from './core/errors.js';
 import { createRedactor } from './core/logger.js';
@@ -75,6 +76,7 @@ export function coreOptionsFrom(
       MAX_QUEUED_PER_CHANNEL: config.MAX_QUEUED_PER_CHANNEL,
     },
     promptsDir: config.PROMPTS_DIR,
+    approvals: { settings: approvalSettingsFrom(config) },
     governance: {
       access: {
         ALLOW_USERS: config.ALLOW_USERS,
@@ -164,6 +166,15 @@ export function scheduleSettingsFrom(config: Config): ScheduleSettings {
     SCHEDULES_PER_PERSON: config.SCHEDULES_PER_PERSON,
     SCHEDULE_CATCH_UP_MS: config.SCHEDULE_CATCH_UP_MS,
     DEFAULT_TIMEZONE: config.DEFAULT_TIMEZONE,
+  };
+}
+
+/** Who approves tool calls, how long they wait, and what MCP tools default to: the caller adds the store. */
+export function approvalSettingsFrom(config: Config): ApprovalSettings {
+  return {
+    APPROVERS: config.APPROVERS,
+    APPROVAL_TIMEOUT_MS: config.APPROVAL_TIMEOUT_MS,
+    APPROVAL_DEFAULT_MCP: config.APPROVAL_DEFAULT_MCP,
   };
 }
 

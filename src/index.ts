@@ -7,7 +7,13 @@ import { createLogger, createRedactor, type Logger } from './core/logger.js';
 import type { ConversationStore } from './core/ports/conversation-store.js';
 import { createRunQueue } from './core/runs/run-queue.js';
 import { setTraceContent } from './core/tracing/spans.js';
-import { coreOptionsFrom, fallbackKeys, recallSettingsFrom, scheduleSettingsFrom } from './core-options.js';
+import {
+  approvalSettingsFrom,
+  coreOptionsFrom,
+  fallbackKeys,
+  recallSettingsFrom,
+  scheduleSettingsFrom,
+} from './core-options.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -81,6 +87,7 @@ async function main(): Promise<void> {
       recall: { store, settings: recallSettingsFrom(config) },
       schedules: { store, settings: scheduleSettingsFrom(config) },
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
+      approvals: { store, settings: approvalSettingsFrom(config) },
       observer: metrics?.observer,
       logger,
     });

@@ -2,7 +2,7 @@ import { isDay } from './calendar.js';
 
 /** The one-line synopsis of `npm run usage`. */
 export const USAGE_SYNOPSIS =
-  'usage: npm run usage -- [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by user|channel|day] [--csv]';
+  'usage: npm run usage -- [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by user|channel|day] [--approvals] [--csv]';
 
 /** What `npm run usage` was asked for; days are calendar days, `until` inclusive. */
 export interface UsageArgs {
@@ -10,6 +10,8 @@ export interface UsageArgs {
   until?: string;
   by: 'user' | 'channel' | 'day';
   csv: boolean;
+  /** List the decisions on tool calls that waited for approval instead of the usage table. */
+  approvals: boolean;
   help: boolean;
 }
 
@@ -20,7 +22,7 @@ const BY = ['user', 'channel', 'day'] as const;
 
 /** Parses the command line (without node and the script); throws a UsageArgsError. */
 export function parseUsageArgs(argv: readonly string[]): UsageArgs {
-  const args: UsageArgs = { by: 'user', csv: false, help: false };
+  const args: UsageArgs = { by: 'user', csv: false, approvals: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? splitOnce(arg) : [arg, undefined];
@@ -47,10 +49,12 @@ export function parseUsageArgs(argv: readonly string[]): UsageArgs {
         break;
       }
       case '--csv':
+      case '--approvals':
       case '--help':
       case '-h':
         if (inline !== undefined) throw new UsageArgsError(`${name} takes no value`);
         if (name === '--csv') args.csv = true;
+        else if (name === '--approvals') args.approvals = true;
         else args.help = true;
         break;
       default:

@@ -4,12 +4,15 @@ import { z } from 'zod';
 import { ConfigError } from '../core/errors.js';
 import type { Store } from '../core/ports/store.js';
 import type { UsageGrouping } from '../core/ports/usage-store.js';
+import { APPROVAL_COLUMNS, approvalCells } from '../platforms/shared/format-approvals.js';
 import { feedbackLine } from '../platforms/shared/format-usage.js';
+import { MAX_LISTED_APPROVALS } from '../store/approval-rows.js';
 import { createStore, sqlitePathOf } from '../store/create-store.js';
 import { SQLITE_MEMORY_PATH } from '../store/sqlite/sqlite-paths.js';
 import { dayIn } from '../store/usage-days.js';
 import { nextDay, startOfDay } from './calendar.js';
 import { exitWith, oneLine, runCli } from './cli-exit.js';
+import { formatCsv, formatTable } from './format-table.js';
 import { parseUsageArgs, USAGE_SYNOPSIS, UsageArgsError } from './usage-args.js';
 import { type Prices, remainder, reportOrder, usageCsv, usageTable } from './usage-report.js';
 
@@ -54,6 +57,26 @@ async function main(argv: readonly string[]): Promise<void> {
 
   const store = await openStore(settings.DATABASE_URL);
   try {
+    if (args.approvals) {
+      const records = await store.listApprovals({ ...period, limit: MAX_LISTED_APPROVALS });
+      const rows = records.map(approvalCells);
+      if (args.csv) process.stdout.write(formatCsv([[...APPROVAL_COLUMNS], ...rows]));
+      else {
+        process.stdout.write(
+          `Tool-call approvals from ${sinceDay} to ${untilDay} (${timeZone}), newest first\n\n`,
+        );
+        process.stdout.write(
+          rows.length > 0
+            ? `${formatTable(
+                [...APPROVAL_COLUMNS],
+                rows,
+                APPROVAL_COLUMNS.map(() => 'left'),
+              )}\n`
+            : 'No decisions in this period.\n',
+        );
+      }
+      return;
+    }
     const groups = await store.totals({ ...period, by: GROUPING[args.by], timeZone });
     const [total] = await store.totals({ ...period, by: 'none' });
     const votes = await store.feedbackTotals(period);

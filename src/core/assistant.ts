@@ -1,4 +1,5 @@
 import type { AgentEventHandler, RunResult } from './agent/events.js';
+import type { ApprovalPress, ApprovalVerdict, Approver } from './approvals/create-approvals.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
 import type { Attachment, ContextMessage } from './input/types.js';
@@ -96,6 +97,15 @@ export interface Assistant {
   memoryCommand(asker: Asker, key: string, args: string): Promise<string> | undefined;
   /** `/schedule list|cancel <id>|add "<when>" <question>`: the reply; absent where schedules are not kept. */
   scheduleCommand?(place: ScheduleCommandPlace, args: string): Promise<string>;
+  /**
+   * A press on Approve or Deny of a pending tool call (`id` from its `approval` event): acts once, and only
+   * for those APPROVERS names; absent where no tool needs approval.
+   */
+  decideApproval?(id: string, who: Approver, verdict: ApprovalVerdict): Promise<ApprovalPress>;
+  /** Whether `who` may decide pending approval `id` (before a platform opens a form for a denial's reason). */
+  checkApproval?(id: string, who: Approver): Promise<ApprovalPress | { status: 'allowed' }>;
+  /** `/settings approvals [revoke <tool>|all]` (admins): the tools that ask first here, and revoking grants. */
+  approvalsCommand?(asker: Asker, settingsKey: string, args: string): Promise<string>;
   /** Stops taking work and waits for runs and memory compression in flight. */
   close(): Promise<void>;
 }

@@ -1,6 +1,9 @@
 import { type AgentSettings, createAgent } from './agent/create-agent.js';
 import type { TokenUsage } from './agent/events.js';
 import type { Agent } from './agent/types.js';
+import type { ApprovalSettings } from './approvals/approval-policy.js';
+import { createApprovalsCommand } from './approvals/approvals-command.js';
+import { createApprovals } from './approvals/create-approvals.js';
 import type { Assistant } from './assistant.js';
 import { createGovernor, type GovernanceSettings } from './governance/governor.js';
 import type { InputSettings } from './input/types.js';
@@ -15,6 +18,7 @@ import { createNotesPrompt } from './memory/notes-prompt.js';
 import { startRetention } from './memory/retention.js';
 import { createSummarizer } from './memory/summarizer.js';
 import type { MemoryBudget, RecallSettings } from './memory/types.js';
+import type { ApprovalStore } from './ports/approval-store.js';
 import type { ArchiveStore } from './ports/archive-store.js';
 import type { ChannelSettingsStore } from './ports/channel-settings-store.js';
 import type { ConversationStore } from './ports/conversation-store.js';
@@ -110,6 +114,11 @@ export interface CoreOptions {
    * drops any left from before); none are kept when unset.
    */
   runLogs?: { store: RunLogStore; days: number } | undefined;
+  /**
+   * Tool calls that wait for a person (APPROVERS, APPROVAL_TIMEOUT_MS, APPROVAL_DEFAULT_MCP) and where the
+   * decisions and per-channel grants are kept; without it every call runs at once.
+   */
+  approvals?: { settings: ApprovalSettings; store?: ApprovalStore | undefined } | undefined;
   /** Told of every governed question as it ends, and of every model request a fallback answered (metrics). */
   observer?: (RunObserver & ModelFallbackObserver) | undefined;
   logger: Logger;
@@ -237,6 +246,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const stopArchiveRetention = recall
     ? startRetention({ archive: recall.store, days: recall.settings.MEMORY_RETENTION_DAYS, logger })
     : undefined;
+  const approvals = options.approvals
+    ? createApprovals({
+        settings: options.approvals.settings,
+        store: options.approvals.store,
+        isAdmin: (who) => governor.isAdmin(who),
+        logger,
+      })
+    : undefined;
   const assistant = createAssistant({
     agent,
     memory,
@@ -260,6 +277,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     runPlaces: scheduleService ? runPlaces : undefined,
     scheduleCommand: scheduleService
       ? (place, args) => runScheduleCommand(scheduleService, place, args)
+      : undefined,
+    approvals,
+    approvalsCommand: options.approvals
+      ? createApprovalsCommand({
+          settings: options.approvals.settings,
+          tools,
+          store: options.approvals.store,
+        })
       : undefined,
     onClose: () => {
       stopArchiveRetention?.();

@@ -127,7 +127,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         'mcp.json lists tools this MCP server does not have',
       );
     }
-    return offered.map((info) => toCoreTool(name, info, call, options.redact));
+    return offered.map((info) =>
+      toCoreTool(name, info, call, options.redact, config.toolApprovals?.[info.name] ?? config.approval),
+    );
   }
 
   async function connect(): Promise<void> {

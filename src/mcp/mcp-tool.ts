@@ -1,5 +1,6 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { ToolApproval } from '../core/approvals/approval-policy.js';
 import type { Tool, ToolContext, ToolOutput } from '../core/tools/define-tool.js';
 
 /** Longest tool name the model APIs take. */
@@ -25,13 +26,15 @@ export function mcpToolName(server: string, tool: string): string {
  * A server's tool as a core tool: its JSON schema goes to the model as is, and the server checks the
  * input itself (its complaint comes back as the Observation), so the core only checks it is an object.
  * What the server wrote is text it chose: secrets (`redact`) come out of the name, the description and
- * the schema, control characters out of the description, which is cut to 2 KB.
+ * the schema, control characters out of the description, which is cut to 2 KB. `approval` is mcp.json's
+ * policy for it (APPROVAL_DEFAULT_MCP when unset).
  */
 export function toCoreTool(
   server: string,
   info: McpToolInfo,
   call: McpCall,
   redact: (text: string) => string = (text) => text,
+  approval?: ToolApproval | undefined,
 ): Tool<Record<string, unknown>> {
   const { $schema: _ignored, ...schema } = redactStrings(info.inputSchema, redact) as Record<string, unknown>;
   const parameters = { ...schema, type: 'object', properties: schema.properties ?? {} };
@@ -44,6 +47,8 @@ export function toCoreTool(
     description,
     schema: z.record(z.string(), z.unknown()),
     parameters,
+    origin: 'mcp',
+    ...(approval ? { approval } : {}),
     execute: async (input, context) => (await call(info.name, input, context)).text,
     executeWithImages: (input, context) => call(info.name, input, context),
   };

@@ -27,7 +27,7 @@ const record = (iso: string, over: Partial<UsageRecord> = {}): UsageRecord => ({
 
 const BERLIN = { DEFAULT_TIMEZONE: 'Europe/Berlin' };
 const SYNOPSIS =
-  'usage: npm run usage -- [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by user|channel|day] [--csv]';
+  'usage: npm run usage -- [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--by user|channel|day] [--approvals] [--csv]';
 
 // Each run starts a tsx process: a few seconds on a loaded machine.
 describe('npm run usage', { timeout: 60_000 }, () => {
@@ -101,6 +101,36 @@ describe('npm run usage', { timeout: 60_000 }, () => {
     await store.recordFeedback({ ...vote, userId: 'U01', vote: 'up' });
     await store.recordFeedback({ ...vote, userId: 'U02', vote: 'down', comment: 'too long' });
     await store.recordFeedback({ ...vote, userId: 'U03', vote: 'up', runId: 'r2' });
+    // Decisions on tool calls that waited for approval: two in the period, one with a reason that needs quoting.
+    const decision = {
+      platform: 'slack',
+      key: 'slack:T1:C9',
+      tool: 'github__create_issue',
+      argsDigest: 'ab'.repeat(32),
+      asker: 'slack:T1:U01',
+      requestedAt: Date.parse('2026-03-28T11:59:00Z'),
+    };
+    await store.recordApproval({
+      ...decision,
+      id: 'a1',
+      at: Date.parse('2026-03-28T12:00:00Z'),
+      outcome: 'approved',
+      decidedBy: 'slack:T1:U01',
+    });
+    await store.recordApproval({
+      ...decision,
+      id: 'a2',
+      at: Date.parse('2026-03-29T12:00:00Z'),
+      outcome: 'denied',
+      decidedBy: 'slack:T1:UADMIN',
+      reason: 'wrong repo, "prod"',
+    });
+    await store.recordApproval({
+      ...decision,
+      id: 'a0',
+      at: Date.parse('2026-03-01T12:00:00Z'),
+      outcome: 'expired',
+    });
     await store.close();
   });
   afterAll(() => {
@@ -196,6 +226,25 @@ describe('npm run usage', { timeout: 60_000 }, () => {
     expect(lines.at(-4)).toMatch(/^-----/);
     expect(lines.at(-3)).toMatch(/^total\s+0\s+0\s+0\s+0\s+0\s+0\s+0\s+0$/);
     expect(lines.at(-1)).toBe('Feedback on answers: 0 👍, 0 👎');
+  });
+
+  it('lists the decisions on tool calls that waited for approval with --approvals, newest first, as a table or CSV', async () => {
+    const table = await usage([...march, '--approvals'], { ...env, ...BERLIN }, dir);
+    expect(table.stderr).toBe('');
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('Tool-call approvals from 2026-03-28 to 2026-03-30 (Europe/Berlin), newest first');
+    expect(lines[2]).toMatch(/^decided at \(UTC\)\s+tool\s+outcome\s+decided by\s+asker\s+conversation/);
+    expect(lines.slice(4)).toEqual([
+      expect.stringMatching(
+        /^2026-03-29 12:00:00\s+github__create_issue\s+denied\s+slack:T1:UADMIN\s+slack:T1:U01\s+slack:T1:C9\s+(ab){32}\s+wrong repo, "prod"$/,
+      ),
+      expect.stringMatching(/^2026-03-28 12:00:00\s+github__create_issue\s+approved\s+slack:T1:U01\s+/),
+    ]);
+    const csv = await usage([...march, '--approvals', '--csv'], { ...env, ...BERLIN }, dir);
+    expect(csv.stdout.split('\r\n')[1]).toBe(
+      `2026-03-29 12:00:00,github__create_issue,denied,slack:T1:UADMIN,slack:T1:U01,slack:T1:C9,${'ab'.repeat(32)},"wrong repo, ""prod"""`,
+    );
   });
 
   it('answers bad arguments with one line of usage on stderr and exit code 2', async () => {

@@ -30,17 +30,21 @@ describe('calendar days', () => {
 
 describe('usage arguments', () => {
   it('defaults to a table by user over the default period', () => {
-    expect(parseUsageArgs([])).toEqual({ by: 'user', csv: false, help: false });
+    expect(parseUsageArgs([])).toEqual({ by: 'user', csv: false, approvals: false, help: false });
   });
 
   it('reads every option, with a space or an equals sign', () => {
-    expect(parseUsageArgs(['--since', '2026-01-01', '--until=2026-01-31', '--by=day', '--csv'])).toEqual({
+    expect(
+      parseUsageArgs(['--since', '2026-01-01', '--until=2026-01-31', '--by=day', '--csv', '--approvals']),
+    ).toEqual({
       since: '2026-01-01',
       until: '2026-01-31',
       by: 'day',
       csv: true,
+      approvals: true,
       help: false,
     });
+    expect(() => parseUsageArgs(['--approvals=yes'])).toThrow(/--approvals takes no value/);
     expect(parseUsageArgs(['--by', 'channel']).by).toBe('channel');
   });
 

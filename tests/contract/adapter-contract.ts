@@ -181,7 +181,7 @@ export function adapterContract(name: string, createHarness: HarnessFactory, opt
           remote: { url: server.url, tools: ['echo', 'fail'] },
           gone: { command: join(dir, 'no-such-server') },
         });
-        g = await createHarness({ MCP_CONFIG: mcpJson });
+        g = await createHarness({ MCP_CONFIG: mcpJson, APPROVAL_DEFAULT_MCP: 'never' });
         const report = await g.tools();
         expect(report).toMatch(/Built-in: calculator, current_time/);
         expect(report).toMatch(/MCP server remote \(connected\):\s+remote\\?_\\?_echo\s+remote\\?_\\?_fail/);

@@ -118,6 +118,14 @@ export const DISCORD_LIMITS = {
   messageContent: 2_000,
   /** A component's `custom_id`: "max 100 characters". https://discord.com/developers/docs/components/reference#button */
   customId: 100,
+  /**
+   * A modal (callback type 9): "title … Max 45 characters", 1-5 components; a text input's label "max 45
+   * characters", `max_length` "max 4000". Only for an interaction that is not itself a modal submission
+   * ("Not available for MODAL_SUBMIT and PING interactions").
+   * https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type
+   * https://discord.com/developers/docs/components/reference#text-input
+   */
+  modal: { title: 45, components: 5, label: 45, maxLength: 4_000 },
   /** Thread `name`: "1-100 character channel name". https://discord.com/developers/docs/resources/channel#start-thread-from-message */
   threadName: 100,
   /** `auto_archive_duration`: "60, 1440, 4320, 10080". Same page. */
@@ -184,6 +192,30 @@ function messageErrors(body: Json, prefix = ''): FieldErrors {
       if (typeof child?.custom_id === 'string' && child.custom_id.length > customId)
         errors[`${prefix}components.${i}.components.${j}.custom_id`] =
           `Must be ${customId} or fewer in length.`;
+    });
+  });
+  return errors;
+}
+
+/** What a modal breaks (see DISCORD_LIMITS.modal). */
+function modalErrors(data: Json): FieldErrors {
+  const errors: FieldErrors = {};
+  const { modal, customId } = DISCORD_LIMITS;
+  if (typeof data?.custom_id !== 'string' || data.custom_id.length === 0 || data.custom_id.length > customId)
+    errors['data.custom_id'] = `Must be between 1 and ${customId} in length.`;
+  if (typeof data?.title !== 'string' || data.title.length === 0 || data.title.length > modal.title)
+    errors['data.title'] = `Must be between 1 and ${modal.title} in length.`;
+  const rows: Json[] = Array.isArray(data?.components) ? data.components : [];
+  if (rows.length === 0 || rows.length > modal.components)
+    errors['data.components'] = `Must be between 1 and ${modal.components} in length.`;
+  rows.forEach((row, i) => {
+    const inputs: Json[] = Array.isArray(row?.components) ? row.components : [];
+    inputs.forEach((input, j) => {
+      const at = `data.components.${i}.components.${j}`;
+      if (typeof input?.label === 'string' && input.label.length > modal.label)
+        errors[`${at}.label`] = `Must be ${modal.label} or fewer in length.`;
+      if (typeof input?.max_length === 'number' && input.max_length > modal.maxLength)
+        errors[`${at}.max_length`] = `Must be ${modal.maxLength} or less.`;
     });
   });
   return errors;
@@ -355,6 +387,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       /** When it was dispatched, by the fake's clock. */
       createdAt: number;
       acknowledged: boolean;
+      /** A modal's submission, which cannot be answered with another modal. */
+      modalSubmit?: boolean;
     }
   >(); // by token
   /** Slash commands as last registered (PUT), by name: what Discord would let people send. */
@@ -510,6 +544,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
           return refuse(DISCORD_ERRORS.unknownInteraction);
         if (interaction.acknowledged) return refuse(DISCORD_ERRORS.alreadyAcknowledged);
         const data = body.data ?? {};
+        if (body.type === 9) {
+          if (interaction.modalSubmit)
+            return invalidFormBody({ type: 'Cannot respond to a modal with a modal.' });
+          const problems = modalErrors(data);
+          if (Object.keys(problems).length > 0) return invalidFormBody(problems);
+          interaction.acknowledged = true;
+          callbacks.push({ id: id!, token: token!, type: body.type, data });
+          return [204];
+        }
         const errors = messageErrors(data, 'data.');
         if (Object.keys(errors).length > 0) return invalidFormBody(errors);
         if (body.type === 4 && isEmptyMessage(data)) return refuse(DISCORD_ERRORS.emptyMessage);
@@ -954,6 +997,57 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         version: 1,
         locale: 'en-US',
         data: { custom_id: customId, component_type: 2 },
+        message,
+        channel_id: channelId,
+        channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
+        ...(guild ? { guild_id: guild, member: member(user, undefined, options.roles) } : { user }),
+        app_permissions: ALL_PERMISSIONS,
+        entitlements: [],
+        authorizing_integration_owners: {},
+        context: guild ? 0 : 1,
+      });
+      return { id, token };
+    },
+    /**
+     * Dispatches INTERACTION_CREATE for the submission of the modal `customId` opened from a button on
+     * `message` (type 5), with the text inputs' `values` by custom_id; returns its id and token.
+     */
+    submitModal(options: {
+      message: FakeMessage;
+      customId: string;
+      user: FakeUser;
+      values: Record<string, string>;
+      roles?: readonly string[];
+    }) {
+      const { message, customId, user } = options;
+      const id = snowflake();
+      const token = `token-${id}`;
+      const channelId = message.channel_id;
+      interactions.set(token, {
+        id,
+        command: false,
+        channelId,
+        user,
+        createdAt: clock(),
+        acknowledged: false,
+        modalSubmit: true,
+      });
+      const channel = channels.get(channelId);
+      const guild = channel?.guild_id;
+      dispatch('INTERACTION_CREATE', {
+        id,
+        application_id: applicationId,
+        type: 5,
+        token,
+        version: 1,
+        locale: 'en-US',
+        data: {
+          custom_id: customId,
+          components: Object.entries(options.values).map(([field, value]) => ({
+            type: 1,
+            components: [{ type: 4, custom_id: field, value }],
+          })),
+        },
         message,
         channel_id: channelId,
         channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },

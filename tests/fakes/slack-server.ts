@@ -110,6 +110,21 @@ export interface FakeStreamingBehaviour {
  * Slack's rules for streams, each written once, with where it comes from. The fake enforces every one of
  * them, and the tests read them from here.
  */
+/**
+ * What real Slack refuses in `views.open`, each limit once with where Slack says so; the fake and
+ * slack-fake-rules.test.ts read this table.
+ */
+export const VIEW_LIMITS = {
+  /** "trigger_id … expires in 3 seconds" (https://docs.slack.dev/interactivity/handling-user-interaction#modal_responses); else `expired_trigger_id`. */
+  triggerMs: 3_000,
+  /** Modal `title`, `submit`, `close`: "Maximum length for this field is 24 characters" (https://docs.slack.dev/reference/views/modal-views). */
+  title: 24,
+  /** `private_metadata`: "Maximum length … 3000 characters"; `callback_id`: 255; `blocks`: "Maximum of 100 blocks". Same page. */
+  privateMetadata: 3_000,
+  callbackId: 255,
+  blocks: 100,
+} as const;
+
 export const STREAM_LIMITS = {
   /** "markdown_text … Limit this field to 12,000 characters" (slack-api-ref docs.slack.dev/methods/chat.startStream.json, appendStream, stopStream). */
   markdownChars: 12_000,
@@ -228,6 +243,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const calls: SlackApiCall[] = [];
   const messages: FakeSlackMessage[] = [];
   const ephemerals: Json[] = [];
+  /** Modals opened with `views.open`, in order. */
+  const views: Json[] = [];
   const responses: FakeResponse[] = [];
   const overrides: ApiOverride[] = [];
   const history: FakeSlackHistoryMessage[] = [];
@@ -388,9 +405,35 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       case 'chat.postEphemeral':
         ephemerals.push(args);
         return { ok: true, message_ts: nextTs() };
+      case 'views.open':
+        return openView(args);
       default:
         return { ok: true };
     }
+  }
+
+  /** `views.open`: refused as Slack refuses it (VIEW_LIMITS), else kept in `views`. */
+  function openView(args: Json): Json {
+    const minted = Number(String(args.trigger_id ?? '').split('.')[1]);
+    if (!Number.isFinite(minted)) return { ok: false, error: 'invalid_trigger_id' };
+    if (Date.now() - minted > VIEW_LIMITS.triggerMs) return { ok: false, error: 'expired_trigger_id' };
+    const view = typeof args.view === 'string' ? JSON.parse(args.view) : args.view;
+    const too = (text: unknown, max: number) => typeof text === 'string' && text.length > max;
+    if (
+      !view?.title?.text ||
+      too(view.title.text, VIEW_LIMITS.title) ||
+      too(view.submit?.text, VIEW_LIMITS.title) ||
+      too(view.close?.text, VIEW_LIMITS.title) ||
+      too(view.private_metadata, VIEW_LIMITS.privateMetadata) ||
+      too(view.callback_id, VIEW_LIMITS.callbackId) ||
+      !Array.isArray(view.blocks) ||
+      view.blocks.length > VIEW_LIMITS.blocks
+    ) {
+      return { ok: false, error: 'invalid_arguments' };
+    }
+    const opened = { id: `V${views.length + 1}`, ...view };
+    views.push(opened);
+    return { ok: true, view: opened };
   }
 
   /** A thread's messages (the bot's and everyone's), parent first, within `oldest`/`latest`, paged by `limit`. */
@@ -715,6 +758,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       const message = messages.find((m) => m.ts === ts && m.stream);
       if (message?.stream) message.stream.foreign = true;
     },
+    /** Modals opened with `views.open`, in order. */
+    views,
     /** `chat.update` calls on messages that were still streaming. */
     updatesWhileStreaming,
     /** `assistant.threads.setStatus` / `setSuggestedPrompts` / `setTitle` calls accepted, in order. */
@@ -974,6 +1019,42 @@ export function blockActions(
     message: { type: 'message', ts: message.ts, text: message.text, blocks: message.blocks, ...threadTs },
     response_url: options.responseUrl,
     actions: [{ block_id: 'b', action_ts: `${Date.now() / 1000}`, ...action }],
+  };
+}
+
+/**
+ * The `view_submission` payload Slack sends when `user` submits the modal `view` (as `views.open` took it)
+ * with `values` by block_id (each block's one input has the same action_id).
+ */
+export function viewSubmission(
+  view: Json,
+  values: Record<string, string>,
+  options: { user: string; team?: string },
+): Json {
+  const team = options.team ?? 'T0001';
+  return {
+    type: 'view_submission',
+    team: { id: team, domain: 'fake' },
+    user: {
+      id: options.user,
+      username: options.user.toLowerCase(),
+      name: options.user.toLowerCase(),
+      team_id: team,
+    },
+    api_app_id: 'A0001',
+    token: 'legacy-verification-token',
+    trigger_id: `trigger.${Date.now()}`,
+    view: {
+      ...view,
+      state: {
+        values: Object.fromEntries(
+          Object.entries(values).map(([block, value]) => [
+            block,
+            { [block]: { type: 'plain_text_input', value } },
+          ]),
+        ),
+      },
+    },
   };
 }
 

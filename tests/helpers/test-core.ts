@@ -5,7 +5,12 @@ import type { Config } from '../../src/config.js';
 import { type Core, createCore } from '../../src/core/create-core.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { Store } from '../../src/core/ports/store.js';
-import { coreOptionsFrom, recallSettingsFrom, scheduleSettingsFrom } from '../../src/core-options.js';
+import {
+  approvalSettingsFrom,
+  coreOptionsFrom,
+  recallSettingsFrom,
+  scheduleSettingsFrom,
+} from '../../src/core-options.js';
 import type { Backoff } from '../../src/mcp/mcp-server.js';
 import type { McpToolSource } from '../../src/mcp/mcp-tool-source.js';
 import { loadMcp, startMcp } from '../../src/mcp/start-mcp.js';
@@ -96,6 +101,7 @@ export async function startTestCore(
           }
         : {}),
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
+      approvals: { store, settings: approvalSettingsFrom(config) },
       logger,
     }).catch(async (err: unknown) => {
       await real.close();

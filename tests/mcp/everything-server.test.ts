@@ -22,6 +22,7 @@ describe('the reference MCP server "everything"', () => {
     test = await startTestCore({
       AGENT_PROTOCOL: protocol,
       MCP_CONNECT_TIMEOUT_MS: '60000',
+      APPROVAL_DEFAULT_MCP: 'never',
       MCP_CONFIG: writeMcpJson(dir, { everything: everythingServer() }),
     });
     return test;

@@ -96,6 +96,41 @@ describe('mcp.json', () => {
     ]);
   });
 
+  it('reads the approval policy per server and per tool; tools as an object offers every tool', () => {
+    const text = JSON.stringify({
+      mcpServers: {
+        github: {
+          command: 'npx',
+          approval: 'once-per-channel',
+          tools: { create_issue: { approval: 'always' }, search_issues: { approval: 'never' }, other: {} },
+        },
+        docs: { url: 'https://docs.example.com/mcp', tools: ['search'] },
+      },
+    });
+    const [github, docs] = parseMcpConfig(text, 'mcp.json', {}).servers;
+    expect(github).toMatchObject({
+      approval: 'once-per-channel',
+      toolApprovals: { create_issue: 'always', search_issues: 'never' },
+    });
+    expect(github?.tools).toBeUndefined();
+    expect(docs).toMatchObject({ tools: ['search'] });
+    expect(docs?.approval).toBeUndefined();
+  });
+
+  it('refuses an unknown approval policy, or an unknown field of a tool, with its line', () => {
+    const text = [
+      '{ "mcpServers": {',
+      '  "a": { "command": "x", "approval": "sometimes" },',
+      '  "b": { "command": "x", "tools": { "t": { "aproval": "always" } } }',
+      '} }',
+    ].join('\n');
+    const problems = problemsOf(text);
+    expect(problems[0]).toMatch(
+      /^mcp\.json:2:\d+: mcpServers\.a\.approval: must be one of never, always, once-per-channel$/,
+    );
+    expect(problems[1]).toMatch(/^mcp\.json:3:\d+: mcpServers\.b\.tools/);
+  });
+
   it('needs mcpServers', () => {
     expect(problemsOf('{ "servers": {} }')).toEqual([
       'mcp.json:1:1: mcpServers: expected record, received undefined',

@@ -12,7 +12,8 @@ import {
 } from './fixtures/hostile-mcp-server.js';
 import { askWithEvents, writeMcpJson } from './mcp-fixture.js';
 
-const SLOW = { MCP_CONNECT_TIMEOUT_MS: '60000' };
+// These tests are about calling tools, not approving them (tests/core/approvals).
+const SLOW = { MCP_CONNECT_TIMEOUT_MS: '60000', APPROVAL_DEFAULT_MCP: 'never' };
 const FAST_RETRY = { mcpBackoff: { initialMs: 20, maxMs: 100 } };
 /** C0 controls but tab and newline, DEL, and the C1 controls. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;

@@ -23,7 +23,11 @@ describe('/settings tools with MCP servers', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'thinkthread-mcp-settings-'));
     test = await startTestCore(
-      { MCP_CONNECT_TIMEOUT_MS: '60000', MCP_CONFIG: writeMcpJson(dir, { test: stdioTestServer() }) },
+      {
+        MCP_CONNECT_TIMEOUT_MS: '60000',
+        APPROVAL_DEFAULT_MCP: 'never',
+        MCP_CONFIG: writeMcpJson(dir, { test: stdioTestServer() }),
+      },
       {},
       { mcpBackoff: { initialMs: 20, maxMs: 100 } },
     );

@@ -9,7 +9,8 @@ import { type HttpMcpServer, startHttpMcpServer } from './fixtures/http-mcp-serv
 import { askWithEvents, stdioTestServer, writeMcpJson } from './mcp-fixture.js';
 
 // Spawning a server through tsx on a loaded machine can take a while; nothing here waits this long otherwise.
-const SLOW = { MCP_CONNECT_TIMEOUT_MS: '60000' };
+// These tests are about calling tools, not approving them (tests/core/approvals).
+const SLOW = { MCP_CONNECT_TIMEOUT_MS: '60000', APPROVAL_DEFAULT_MCP: 'never' };
 const FAST_RETRY = { mcpBackoff: { initialMs: 20, maxMs: 100 } };
 
 let dir: string;

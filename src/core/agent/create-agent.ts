@@ -1,3 +1,4 @@
+import type { ApprovalGate } from '../approvals/approval-gate.js';
 import { type ErrorCode, ModelError, ThinkthreadError } from '../errors.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
@@ -6,14 +7,14 @@ import type { PromptSet } from '../prompts.js';
 import { toolNamesInForce } from '../settings/select-tools.js';
 import type { Tool } from '../tools/define-tool.js';
 import { RECALL_PROMPT, RECALL_TOOL } from '../tools/recall.js';
-import { createDeadline } from '../util/deadline.js';
+import { createDeadline, type Deadline } from '../util/deadline.js';
 import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
 import { buildMessages } from './build-messages.js';
 import type { AgentEvent, AgentEventHandler, AnswerCut, RunResult, TokenUsage } from './events.js';
 import { LENGTH_CUT_FAILURE } from './notes.js';
 import type { Protocol } from './protocol.js';
 import { createReactProtocol } from './react-protocol.js';
-import { runToolCalls } from './run-tools.js';
+import { runToolCalls, type ToolRunOptions } from './run-tools.js';
 import { firstStop, maxSteps, type StopCondition } from './stop-conditions.js';
 import { createToolsProtocol } from './tools-protocol.js';
 import type { Agent, RunInput, RunProfile } from './types.js';
@@ -128,9 +129,14 @@ export function createAgent(deps: AgentDeps): Agent {
     return box;
   };
   forThisRun();
-  const clock = timeNow(settings.DEFAULT_TIMEZONE);
+  const timeLine = timeNow(settings.DEFAULT_TIMEZONE);
 
-  async function loop(input: RunInput, signal: AbortSignal, emit: AgentEventHandler): Promise<RunResult> {
+  async function loop(
+    input: RunInput,
+    signal: AbortSignal,
+    emit: AgentEventHandler,
+    clock: Pick<Deadline, 'pause' | 'resume'>,
+  ): Promise<RunResult> {
     // One run keeps the tools it started with; a tool withdrawn meanwhile fails its call instead.
     const { protocol, toolsByName, system } = forThisRun(input.profile);
     const notes = await notesFor(input);
@@ -139,7 +145,7 @@ export function createAgent(deps: AgentDeps): Agent {
       notes,
       preface: input.preface,
       images: input.images,
-      now: clock(now()),
+      now: timeLine(now()),
     });
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
     let reminded = false;
@@ -216,6 +222,7 @@ export function createAgent(deps: AgentDeps): Agent {
               signal,
               ...(deps.redact ? { redact: deps.redact } : {}),
               conversation: { key: input.key, principal: input.principal },
+              approve: gated(input.approve, step, signal, emit, clock),
             },
             (call, o) =>
               emit({ type: 'observation', step, callId: call.id, tool: call.tool, text: o.text, ok: o.ok }),
@@ -259,7 +266,7 @@ export function createAgent(deps: AgentDeps): Agent {
       }
       const deadline = createDeadline(settings.RUN_TIMEOUT_MS, input.signal, 'run timeout');
       try {
-        return await loop({ ...input, message: text }, deadline.signal, emit);
+        return await loop({ ...input, message: text }, deadline.signal, emit, deadline);
       } catch (err) {
         if (input.signal?.aborted) {
           // Stopped on purpose (Stop, a shutdown), or for a reason the asker is told (a lost place in line).
@@ -287,6 +294,30 @@ export function createAgent(deps: AgentDeps): Agent {
         deadline.dispose();
       }
     },
+  };
+}
+
+/** The run's approval gate as tool execution asks it: the run's timer stops while a person decides. */
+function gated(
+  gate: ApprovalGate | undefined,
+  step: number,
+  signal: AbortSignal,
+  emit: AgentEventHandler,
+  clock: Pick<Deadline, 'pause' | 'resume'>,
+): ToolRunOptions['approve'] {
+  if (!gate) return undefined;
+  const pause = () => {
+    clock.pause();
+    let resumed = false;
+    return () => {
+      if (resumed) return;
+      resumed = true;
+      clock.resume();
+    };
+  };
+  return async (tool, call, input) => {
+    const verdict = await gate({ step, callId: call.id, tool, input }, { signal, emit, pause });
+    return verdict.run ? undefined : { text: verdict.observation, ok: false };
   };
 }
 

@@ -1,4 +1,6 @@
+import type { Approvers } from '../approvals/approval-policy.js';
 import type { ErrorCode } from '../errors.js';
+import type { ApprovalOutcome } from '../ports/approval-store.js';
 
 /** Tokens spent by the model over a run (or one call). */
 export interface TokenUsage {
@@ -17,6 +19,30 @@ export type AgentEvent =
   | { type: 'thought'; step: number; text: string }
   | { type: 'action'; step: number; callId: string; tool: string; input: unknown }
   | { type: 'observation'; step: number; callId: string; tool: string; text: string; ok: boolean }
+  /**
+   * A tool call waits for a person's approval before it runs: its exact arguments, who may decide
+   * (APPROVERS), and when it expires (ms since the epoch). `id` is what the buttons carry.
+   */
+  | {
+      type: 'approval';
+      step: number;
+      callId: string;
+      id: string;
+      tool: string;
+      input: unknown;
+      approvers: Approvers;
+      expiresAt: number;
+    }
+  /** A pending call was decided: approved or denied (`by` names who pressed), expired, or the run stopped. */
+  | {
+      type: 'approval_decided';
+      id: string;
+      callId: string;
+      tool: string;
+      outcome: ApprovalOutcome;
+      by?: string | undefined;
+      reason?: string | undefined;
+    }
   /** A piece of the answer as it streams; the `answer` event's text is authoritative. */
   | { type: 'answer_delta'; text: string }
   /** The text streamed so far was not the answer after all (the model went on to call a tool). */

@@ -39,6 +39,11 @@ export interface ToolRunOptions {
   redact?: (text: string) => string;
   /** The run's conversation key and asker, handed to every tool (recall searches only this conversation). */
   conversation?: { key?: string | undefined; principal?: string | undefined } | undefined;
+  /**
+   * Asked before a call runs, with its checked arguments: undefined lets it run, an observation (a denial)
+   * is what the model reads instead. Rejects when the run is stopped while a person decides.
+   */
+  approve?: ((tool: Tool, call: PendingCall, input: unknown) => Promise<Observation | undefined>) | undefined;
 }
 
 /** Resolves the input a call will be validated with (JSON text parsed, bare strings mapped to the single field). */
@@ -106,6 +111,11 @@ async function runOne(
     return fail(`invalid input for ${tool.name}: ${z.prettifyError(parsed.error).replace(/\n/g, '; ')}`);
   }
   if (options.signal.aborted) throw options.signal.reason;
+  if (options.approve) {
+    const denied = await options.approve(tool, call, parsed.data);
+    if (denied) return { text: bound(denied.text), ok: false };
+    if (options.signal.aborted) throw options.signal.reason;
+  }
 
   const guard = createCallGuard(options.timeoutMs, options.signal, 'tool timeout');
   try {

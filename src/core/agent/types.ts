@@ -1,3 +1,4 @@
+import type { ApprovalGate } from '../approvals/approval-gate.js';
 import type { ContentPart } from '../llm/types.js';
 import type { ConversationContext } from '../memory/types.js';
 import type { AgentEventHandler, RunResult } from './events.js';
@@ -22,6 +23,8 @@ export interface RunInput {
   principal?: string | undefined;
   /** What the channel's settings change for this run; the agent's defaults elsewhere. */
   profile?: RunProfile | undefined;
+  /** Asked before each tool call; calls whose tool needs a person's approval wait for it. None: all run. */
+  approve?: ApprovalGate | undefined;
 }
 
 /** A channel's choices for one run; each absent field keeps the agent's default. */

@@ -1,5 +1,6 @@
 import type { TokenUsage } from '../agent/events.js';
 import type { Logger } from '../logger.js';
+import type { ApprovalRecord } from '../ports/approval-store.js';
 import type { FeedbackStore, FeedbackTotals } from '../ports/feedback-store.js';
 import {
   type BudgetRule,
@@ -62,6 +63,8 @@ export interface UsageReport {
   top?: { users: UsageTotals[]; channels: UsageTotals[] };
   /** For admins: votes on answers this month. */
   feedback?: FeedbackTotals;
+  /** For admins: the latest decisions on tool calls that waited for approval (last 30 days). */
+  approvals?: readonly ApprovalRecord[];
   /** USD per million tokens, when configured. */
   prices: GovernanceSettings['prices'];
 }

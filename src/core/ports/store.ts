@@ -1,3 +1,4 @@
+import type { ApprovalStore } from './approval-store.js';
 import type { ArchiveStore } from './archive-store.js';
 import type { ChannelSettingsStore } from './channel-settings-store.js';
 import type { ConversationStore } from './conversation-store.js';
@@ -10,7 +11,7 @@ import type { WebChatStore } from './web-chat-store.js';
 
 /**
  * One database behind every port: memory (with its archive and notes), usage records, channel settings and
- * feedback, the web chat's conversations, schedules and run logs (the root hands it to the core).
+ * feedback, the web chat's conversations, schedules, run logs and tool-call approvals (the root hands it to the core).
  */
 export type Store = ConversationStore &
   UsageStore &
@@ -20,4 +21,5 @@ export type Store = ConversationStore &
   NotesStore &
   WebChatStore &
   ScheduleStore &
-  RunLogStore;
+  RunLogStore &
+  ApprovalStore;

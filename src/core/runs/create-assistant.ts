@@ -1,6 +1,7 @@
 import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import { rememberedAnswer } from '../agent/notes.js';
 import type { Agent, RunProfile } from '../agent/types.js';
+import type { Approvals } from '../approvals/create-approvals.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
 import { ContextUnavailableError, StorageError } from '../errors.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
@@ -76,6 +77,10 @@ export interface AssistantDeps {
   runPlaces?: RunPlaces | undefined;
   /** `/schedule list|cancel|add`; unavailable when unset. */
   scheduleCommand?: ((place: ScheduleCommandPlace, args: string) => Promise<string>) | undefined;
+  /** Tool calls that wait for a person's approval; every call runs at once when unset. */
+  approvals?: Approvals | undefined;
+  /** `/settings approvals …` (admin checks are the assistant's); unavailable when unset. */
+  approvalsCommand?: ((settingsKey: string, args: string) => Promise<string>) | undefined;
 }
 
 /**
@@ -162,6 +167,12 @@ export function createAssistant(deps: AssistantDeps): Assistant {
           cacheKey: promptCacheKey(key),
           key,
           principal: request.asker?.principal,
+          approve: deps.approvals?.gateFor({
+            platform: request.asker?.platform ?? key.slice(0, key.indexOf(':')),
+            key,
+            settingsKey: request.settingsKey,
+            asker: request.asker,
+          }),
         },
         onEvent,
       );
@@ -346,7 +357,11 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     },
     async usage(asker, key) {
       if (!governor) throw new Error('usage is not recorded by this assistant');
-      return governor.report(asker, key);
+      const report = await governor.report(asker, key);
+      // `top` is there for admins only: so are the approvals.
+      if (!report.top || !deps.approvals) return report;
+      const approvals = await deps.approvals.recent(RECENT_APPROVALS);
+      return approvals.length > 0 ? { ...report, approvals } : report;
     },
     async feedback(entry) {
       const at = deps.now?.() ?? Date.now();
@@ -397,6 +412,15 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     history: (key) => memory.context(key),
     memoryCommand: (asker, key, args) => deps.memoryCommands?.run(asker, key, args),
     ...(deps.scheduleCommand ? { scheduleCommand: deps.scheduleCommand } : {}),
+    ...(deps.approvals ? { decideApproval: deps.approvals.decide, checkApproval: deps.approvals.check } : {}),
+    async approvalsCommand(asker, settingsKey, args) {
+      const admin = governor
+        ? await governor.isAdmin(asker)
+        : (await Promise.resolve(asker.platformAdmin).catch(() => false)) === true;
+      if (!admin) return SETTINGS_ADMINS_ONLY;
+      if (!deps.approvalsCommand) return 'No tool asks for approval here.';
+      return deps.approvalsCommand(settingsKey, args);
+    },
     async close() {
       closing = true;
       deps.onClose?.();
@@ -418,6 +442,9 @@ function questionAttributes(request: AskRequest): Record<string, string> {
       : {}),
   };
 }
+
+/** Decisions on tool calls admins' `/usage` lists. */
+const RECENT_APPROVALS = 10;
 
 /** What a channel's settings change for its runs. */
 function profileOf(settings: SettingsInForce): RunProfile {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ToolApproval } from '../approvals/approval-policy.js';
 import { ToolError } from '../errors.js';
 import type { ContentPart, ToolSpec } from '../llm/types.js';
 
@@ -29,6 +30,10 @@ export interface Tool<Input = unknown> {
   /** The JSON schema the model sees, derived once from `schema`. */
   readonly parameters: Record<string, unknown>;
   execute(input: Input, context: ToolContext): Promise<string>;
+  /** Whether its calls wait for a person's approval; absent: see approvalOf (built-ins never do). */
+  readonly approval?: ToolApproval | undefined;
+  /** Where the tool comes from: an MCP server, or built in when absent. */
+  readonly origin?: 'mcp' | undefined;
   /** Like `execute`, with the images the result carries (MCP tools); preferred when present. */
   executeWithImages?(input: Input, context: ToolContext): Promise<ToolOutput>;
 }

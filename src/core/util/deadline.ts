@@ -5,6 +5,12 @@ export interface Deadline {
   readonly signal: AbortSignal;
   /** True when the deadline itself (not the parent) aborted the signal. */
   readonly expired: boolean;
+  /**
+   * Stops the clock until the matching `resume()` (a person deciding on a tool call); pauses nest, and the
+   * time left when the first began is what remains after the last ends.
+   */
+  pause(): void;
+  resume(): void;
   dispose(): void;
 }
 
@@ -17,11 +23,16 @@ export function createDeadline(ms: number, parent?: AbortSignal, reason = 'deadl
   // The openai SDK adds a listener per request attempt; a long run with retries passes Node's default of 10.
   setMaxListeners(0, controller.signal);
   let expired = false;
+  let disposed = false;
+  let pauses = 0;
+  let endsAt = Date.now() + ms;
+  let left = ms;
   const onParentAbort = () => controller.abort(parent?.reason);
-  const timer = setTimeout(() => {
+  const expire = () => {
     expired = true;
     controller.abort(new DOMException(`${reason} after ${ms} ms`, 'TimeoutError'));
-  }, ms);
+  };
+  let timer: NodeJS.Timeout | undefined = setTimeout(expire, ms);
   if (parent?.aborted) controller.abort(parent.reason);
   else parent?.addEventListener('abort', onParentAbort, { once: true });
   return {
@@ -29,7 +40,19 @@ export function createDeadline(ms: number, parent?: AbortSignal, reason = 'deadl
     get expired() {
       return expired;
     },
+    pause() {
+      if (pauses++ > 0 || disposed) return;
+      clearTimeout(timer);
+      timer = undefined;
+      left = Math.max(0, endsAt - Date.now());
+    },
+    resume() {
+      if (pauses === 0 || --pauses > 0 || disposed || controller.signal.aborted) return;
+      endsAt = Date.now() + left;
+      timer = setTimeout(expire, left);
+    },
     dispose() {
+      disposed = true;
       clearTimeout(timer);
       parent?.removeEventListener('abort', onParentAbort);
     },

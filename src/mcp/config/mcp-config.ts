@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { getNodeValue } from 'jsonc-parser';
 import { z } from 'zod';
+import { TOOL_APPROVALS, type ToolApproval } from '../../core/approvals/approval-policy.js';
 import { ThinkthreadError } from '../../core/errors.js';
 import { expandVars } from './expand-vars.js';
 import { type JsonSource, parseJsonSource } from './json-source.js';
@@ -18,6 +19,10 @@ export interface McpServerConfig {
   transport: McpTransportConfig;
   /** Only these of its tools are offered (by their names on the server); all when unset. */
   tools?: readonly string[] | undefined;
+  /** Whether its tools wait for a person's approval (`"approval"`); APPROVAL_DEFAULT_MCP when unset. */
+  approval?: ToolApproval | undefined;
+  /** Per tool (by its name on the server), from `"tools": { "<tool>": { "approval": … } }`. */
+  toolApprovals?: Readonly<Record<string, ToolApproval>> | undefined;
 }
 
 /** A loaded mcp.json. */
@@ -40,6 +45,10 @@ export class McpConfigError extends ThinkthreadError {
 
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,32}$/;
 
+const approvalSchema = z.enum(TOOL_APPROVALS as [ToolApproval, ...ToolApproval[]], {
+  error: `must be one of ${TOOL_APPROVALS.join(', ')}`,
+});
+
 const entrySchema = z
   .object({
     command: z.string().trim().min(1, 'must not be empty').optional(),
@@ -49,7 +58,13 @@ const entrySchema = z
     url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
     headers: z.record(z.string(), z.string()).default({}),
     type: z.enum(['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
-    tools: z.array(z.string().min(1)).optional(),
+    tools: z
+      .union([
+        z.array(z.string().min(1)),
+        z.record(z.string().min(1), z.strictObject({ approval: approvalSchema.optional() })),
+      ])
+      .optional(),
+    approval: approvalSchema.optional(),
     disabled: z.boolean().default(false),
   })
   .superRefine((entry, ctx) => {
@@ -128,7 +143,20 @@ export function parseMcpConfig(
   const servers: McpServerConfig[] = [];
   for (const [name, entry] of Object.entries(parsed.data.mcpServers)) {
     if (entry.disabled) continue;
-    servers.push({ name, transport: transportOf(entry), ...(entry.tools ? { tools: entry.tools } : {}) });
+    const tools = entry.tools;
+    const toolApprovals =
+      tools && !Array.isArray(tools)
+        ? Object.fromEntries(
+            Object.entries(tools).flatMap(([tool, set]) => (set.approval ? [[tool, set.approval]] : [])),
+          )
+        : undefined;
+    servers.push({
+      name,
+      transport: transportOf(entry),
+      ...(Array.isArray(tools) ? { tools } : {}),
+      ...(entry.approval ? { approval: entry.approval } : {}),
+      ...(toolApprovals ? { toolApprovals } : {}),
+    });
   }
   return { file, servers, secrets: [...new Set(secrets)] };
 }

@@ -9,11 +9,13 @@ import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
 import { askAndRender } from '../shared/run-renderer.js';
-import { parseSettingsText } from '../shared/settings-command.js';
+import { approvalsArgs, parseSettingsText } from '../shared/settings-command.js';
 import { stepsShown } from '../shared/steps-shown.js';
 import type { PlatformAdapter } from '../types.js';
+import { withApprovalPrompts } from './console-approvals.js';
 import { createConsoleRenderer } from './console-renderer.js';
 import { consoleScheduleDelivery } from './console-schedules.js';
+import { createLineFeed } from './line-feed.js';
 
 /** The conversation key of the terminal chat. */
 export const CONSOLE_KEY = 'console:local';
@@ -76,6 +78,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
     resolveFinished = resolve;
   });
   let rl: ReturnType<typeof createInterface> | undefined;
+  const feed = createLineFeed();
   let failures = 0;
   const stopping = new AbortController();
 
@@ -94,6 +97,11 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
     const text = line.trim();
     if (!text) return true;
     if (/^\/settings(\s|$)/i.test(text)) {
+      const approvals = approvalsArgs(text.slice('/settings'.length));
+      if (approvals !== undefined && assistant.approvalsCommand) {
+        const run = assistant.approvalsCommand;
+        return command('read or change the approvals', () => run(asker, key, approvals));
+      }
       const change = parseSettingsText(text.slice('/settings'.length));
       if ('error' in change) {
         write(`${change.error}\n`);
@@ -147,7 +155,15 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
     const view = await askAndRender({
       assistant,
       request: { key, author: options.author, text, asker },
-      renderer: createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, key) }),
+      renderer: withApprovalPrompts(
+        createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, key) }),
+        {
+          assistant,
+          feed,
+          write,
+          who: { principal: asker.principal, name: options.author, platformAdmin: true },
+        },
+      ),
       signal: current.signal,
       abortedBy: 'asker',
       logger: options.logger,
@@ -175,10 +191,13 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
           else rl?.close();
         });
       }
+      rl.on('line', (line) => feed.push(line));
+      rl.on('close', () => feed.push(undefined));
       void (async () => {
         try {
-          // Lines are handled one at a time, in order, even when piped in all at once.
-          for await (const line of rl!) {
+          // Lines are handled one at a time, in order, even when piped in all at once; while a tool call
+          // waits for approval, the next line answers it (see console-approvals.ts).
+          for (let line = await feed.next(); line !== undefined; line = await feed.next()) {
             if (!(await handle(line))) break;
             if (tty) rl!.prompt();
           }

@@ -28,6 +28,9 @@ export const SETTINGS_OPTIONS = {
   steps: 'where',
 } as const;
 
+/** The option of `/settings approvals` naming the grant to revoke. */
+export const APPROVALS_REVOKE_OPTION = 'revoke';
+
 /** The option of `/settings reset` naming the one setting to reset. */
 export const RESET_OPTION = 'setting';
 
@@ -103,6 +106,17 @@ const SETTINGS = new SlashCommandBuilder()
           .setDescription('thread, inline or off')
           .setRequired(true)
           .addChoices(...choices(STEPS_PLACEMENTS)),
+      ),
+  )
+  .addSubcommand((c) =>
+    c
+      .setName('approvals')
+      .setDescription('The tools that ask before they run here; revoke one approved once (or all).')
+      .addStringOption((o) =>
+        o
+          .setName(APPROVALS_REVOKE_OPTION)
+          .setDescription('A tool name, or all, to make ask again here')
+          .setMaxLength(100),
       ),
   )
   .toJSON();

@@ -5,6 +5,7 @@ import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import type { DiscordContext } from './answer.js';
 import { registerCommands } from './commands.js';
+import { handleApprovalModal } from './handle-approval.js';
 import { handleButton } from './handle-button.js';
 import { handleCommand } from './handle-command.js';
 import { handleMessage } from './handle-message.js';
@@ -90,6 +91,8 @@ export function createDiscordAdapter(
         if (interaction.isChatInputCommand())
           track('a Discord command', () => handleCommand(interaction, ctx));
         else if (interaction.isButton()) track('a Discord button', () => handleButton(interaction, ctx));
+        else if (interaction.isModalSubmit())
+          track('a Discord form', () => handleApprovalModal(interaction, ctx));
       });
       bot.on(Events.Error, (err) => logger.error({ err }, 'Discord client error'));
       bot.on(Events.Warn, (message) => logger.warn(message));

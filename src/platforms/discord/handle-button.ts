@@ -5,6 +5,7 @@ import { parseRunActionId } from '../shared/run-actions.js';
 import { WORDING } from '../shared/wording.js';
 import type { DiscordContext } from './answer.js';
 import { conversationKey, displayName } from './conversation.js';
+import { handleApprovalButton } from './handle-approval.js';
 
 /**
  * Answers a press on a Stop or feedback button within Discord's 3 s: Stop acknowledges silently (the answer
@@ -15,6 +16,10 @@ export async function handleButton(interaction: ButtonInteraction, ctx: DiscordC
   const pressed = parseRunActionId(interaction.customId);
   if (!pressed) {
     await privately(WORDING.answerFinished);
+    return;
+  }
+  if (pressed.action === 'approve' || pressed.action === 'deny') {
+    await handleApprovalButton(interaction, ctx, pressed.action, pressed.runId);
     return;
   }
   const userId = interaction.user.id;

@@ -7,7 +7,7 @@ import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
 import type { DiscordContext } from './answer.js';
 import { interactionAsker } from './asker.js';
-import { RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
+import { APPROVALS_REVOKE_OPTION, RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
 import { conversationKey, settingsKeyOf } from './conversation.js';
 import { handleAsk } from './handle-ask.js';
 import { MESSAGE_LIMIT, NO_PINGS } from './limits.js';
@@ -48,6 +48,14 @@ export async function handleCommand(
       );
       return;
     case 'settings':
+      if (interaction.options.getSubcommand(false) === 'approvals' && ctx.assistant.approvalsCommand) {
+        const run = ctx.assistant.approvalsCommand;
+        const revoke = interaction.options.getString(APPROVALS_REVOKE_OPTION);
+        await privately(interaction, ctx, () =>
+          run(interactionAsker(interaction), settingsKey, revoke ? `revoke ${revoke}` : ''),
+        );
+        return;
+      }
       await privately(interaction, ctx, async () =>
         formatSettingsOutcome(
           await ctx.assistant.settings(

@@ -3,9 +3,10 @@ import type { StepsPlacement } from '../../core/settings/channel-settings.js';
 import { createPacedEditor } from '../shared/create-paced-editor.js';
 import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
-import { outcomeText, type RunView } from '../shared/run-view.js';
+import { outcomeText, placeholderText, type RunView } from '../shared/run-view.js';
 import { splitCapped, splitMessage } from '../shared/split-message.js';
-import { moreSteps, WORDING } from '../shared/wording.js';
+import { moreSteps } from '../shared/wording.js';
+import { createDiscordApprovals } from './approvals.js';
 import { type ButtonRow, feedbackRow } from './buttons.js';
 import { MESSAGE_LIMIT, threadName } from './limits.js';
 import {
@@ -25,7 +26,7 @@ export interface AnswerSurface {
   /** Posts a message that is edited later: the single steps message where there is no thread. */
   post: PostEditable;
   /** Starts a thread under the answer and returns a way to post in it; absent where threads cannot exist. */
-  openThread?: (name: string) => Promise<(text: string) => Promise<void>>;
+  openThread?: (name: string) => Promise<PostEditable>;
 }
 
 /** Options of {@link createDiscordRenderer}. */
@@ -69,22 +70,35 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
   };
   const editor = createPacedEditor(editAnswer, intervalMs, warn('could not edit the streaming answer'));
   let steps: StepSink | undefined;
+  const open = options.steps === 'inline' || options.steps === 'off' ? undefined : surface.openThread;
+  // The thread is made on the first step, so answers without steps leave no empty thread behind.
+  let thread: Promise<PostEditable | undefined> | undefined;
+  const openThread = () => {
+    thread ??= open
+      ? open(threadName(options.question)).catch((err: unknown) => {
+          logger.warn({ err }, 'could not start a thread; showing the steps in one message instead');
+          return undefined;
+        })
+      : Promise.resolve(undefined);
+    return thread;
+  };
+  const approvals = createDiscordApprovals({
+    // After the steps before it, in the thread when there is one, else in the channel.
+    post: async (text, rows) => {
+      await steps?.finish();
+      return ((await openThread()) ?? surface.post)(text, rows);
+    },
+    onError: warn('could not show or update a pending approval'),
+  });
 
   const openSteps = (): StepSink => {
     const inMessage = () =>
       createStepsMessage(surface.post, intervalMs, warn('could not update the steps message'));
-    const open = options.steps === 'inline' ? undefined : surface.openThread;
     if (!open) return inMessage();
-    // The thread is made on the first step, so answers without steps leave no empty thread behind.
-    let thread: Promise<((text: string) => Promise<void>) | undefined> | undefined;
     let fallback: StepSink | undefined;
     const poster = createStepPoster(async (text) => {
-      thread ??= open(threadName(options.question)).catch((err: unknown) => {
-        logger.warn({ err }, 'could not start a thread; showing the steps in one message instead');
-        return undefined;
-      });
-      const postInThread = await thread;
-      if (postInThread) return postInThread(text);
+      const postInThread = await openThread();
+      if (postInThread) return void (await postInThread(text));
       fallback ??= inMessage();
       fallback.push(text);
     }, warn('could not post a step in the thread'));
@@ -97,14 +111,14 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
     };
   };
 
-  return renderIncrementally({
+  const inner = renderIncrementally({
     step(step) {
       if (options.steps === 'off') return;
       steps ??= openSteps();
       steps.push(formatStep(step));
     },
-    streaming(answer) {
-      editor.set(answer.trim() ? preview(headed(answer)) : headed(WORDING.thinking));
+    streaming(answer, view) {
+      editor.set(answer.trim() ? preview(headed(answer)) : headed(placeholderText(view)));
     },
     stepsCut(count) {
       steps?.push(`-# ${moreSteps(count)}`);
@@ -113,9 +127,16 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
       const shown = outcomeText(view);
       let text = shown.kind === 'answer' ? shown.text : `⚠️ ${shown.text}`;
       if (shown.kind === 'answer' && shown.note) text += `\n-# ⚠️ ${shown.note}`;
-      await Promise.all([steps?.finish(), deliver(headed(text), endButtons(view))]);
+      await Promise.all([steps?.finish(), deliver(headed(text), endButtons(view)), approvals.finish(view)]);
     },
   });
+  return {
+    render(view) {
+      inner.render(view);
+      approvals.show(view);
+    },
+    finish: (view) => inner.finish(view),
+  };
 
   /** Stop gives way to 👍 / 👎 under an answer (or what a stop left of it), to nothing under a failure. */
   function endButtons(view: RunView): ButtonRow[] | undefined {

@@ -4,6 +4,7 @@ import { cut, formatAction } from '../shared/format-step.js';
 import type { StepView } from '../shared/run-view.js';
 import { splitMessage } from '../shared/split-message.js';
 import { cutNote } from '../shared/wording.js';
+import type { ButtonRow } from './buttons.js';
 import { MESSAGE_LIMIT } from './limits.js';
 
 /** Where the reasoning steps of one answer go: a thread, or one edited message. */
@@ -14,8 +15,11 @@ export interface StepSink {
   finish(): Promise<void>;
 }
 
-/** Posts one message and returns a way to edit it. */
-export type PostEditable = (text: string) => Promise<(text: string) => Promise<void>>;
+/** Posts one message (with buttons, when given) and returns a way to edit it (buttons too: `[]` removes them). */
+export type PostEditable = (
+  text: string,
+  buttons?: ButtonRow[],
+) => Promise<(text: string, buttons?: ButtonRow[]) => Promise<void>>;
 
 /** A step as Discord markdown. */
 export function formatStep(step: StepView): string {
@@ -132,6 +136,6 @@ function inlineCode(text: string): string {
 }
 
 /** A code block that cannot be closed early by fences inside the text. */
-function codeBlock(text: string): string {
+export function codeBlock(text: string): string {
   return `\`\`\`\n${text.replaceAll('```', '`\u200b``') || ' '}\n\`\`\``;
 }

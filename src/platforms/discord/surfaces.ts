@@ -28,10 +28,19 @@ export function replySurface(reply: Message, options: { threads: boolean }): Ans
     async followUp(text) {
       await send(text);
     },
-    async post(text) {
-      const message = await send(text);
-      return async (next) => {
-        await message.edit({ content: next, allowedMentions: NO_PINGS });
+    async post(text, buttons) {
+      if (!reply.channel.isSendable()) throw new Error(`cannot send in channel ${reply.channelId}`);
+      const message = await reply.channel.send({
+        content: text,
+        allowedMentions: NO_PINGS,
+        ...(buttons ? { components: buttons } : {}),
+      });
+      return async (next, rows) => {
+        await message.edit({
+          content: next,
+          allowedMentions: NO_PINGS,
+          ...(rows ? { components: rows } : {}),
+        });
       };
     },
     openThread: options.threads
@@ -40,8 +49,19 @@ export function replySurface(reply: Message, options: { threads: boolean }): Ans
             name,
             autoArchiveDuration: ThreadAutoArchiveDuration.OneDay,
           });
-          return async (text) => {
-            await thread.send({ content: text, allowedMentions: NO_PINGS });
+          return async (text, buttons) => {
+            const message = await thread.send({
+              content: text,
+              allowedMentions: NO_PINGS,
+              ...(buttons ? { components: buttons } : {}),
+            });
+            return async (next, rows) => {
+              await message.edit({
+                content: next,
+                allowedMentions: NO_PINGS,
+                ...(rows ? { components: rows } : {}),
+              });
+            };
           };
         }
       : undefined,
@@ -150,18 +170,33 @@ export function interactionSurface(
       if (young()) await interaction.followUp({ content: text, allowedMentions: NO_PINGS });
       else await sendInChannel({ content: text, allowed_mentions: { parse: [] } });
     },
-    async post(text) {
+    async post(text, buttons) {
       if (!young())
-        return channelEditable(await sendInChannel({ content: text, allowed_mentions: { parse: [] } }));
-      const message = await interaction.followUp({ content: text, allowedMentions: NO_PINGS });
+        return channelEditable(
+          await sendInChannel({ content: text, allowed_mentions: { parse: [] }, ...rowsJson(buttons) }),
+        );
+      const message = await interaction.followUp({
+        content: text,
+        allowedMentions: NO_PINGS,
+        ...(buttons ? { components: buttons } : {}),
+      });
       let moved: string | undefined;
-      return async (next) => {
+      return async (next, rows) => {
         if (moved)
-          return void (await editInChannel(moved, { content: next, allowed_mentions: { parse: [] } }));
+          return void (await editInChannel(moved, {
+            content: next,
+            allowed_mentions: { parse: [] },
+            ...rowsJson(rows),
+          }));
         if (young())
-          return void (await interaction.editReply({ message, content: next, allowedMentions: NO_PINGS }));
+          return void (await interaction.editReply({
+            message,
+            content: next,
+            allowedMentions: NO_PINGS,
+            ...(rows ? { components: rows } : {}),
+          }));
         // A follow-up is the webhook's message: the bot's token cannot edit it, so the steps go on below.
-        moved = await sendInChannel({ content: next, allowed_mentions: { parse: [] } });
+        moved = await sendInChannel({ content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) });
       };
     },
     openThread: options.threads
@@ -172,18 +207,23 @@ export function interactionSurface(
           const thread = (await rest.post(Routes.threads(channelId, responseId), {
             body: { name, auto_archive_duration: ThreadAutoArchiveDuration.OneDay },
           })) as APIThreadChannel;
-          return async (text) => {
-            await rest.post(Routes.channelMessages(thread.id), {
-              body: { content: text, allowed_mentions: { parse: [] } },
-            });
+          return async (text, buttons) => {
+            const message = (await rest.post(Routes.channelMessages(thread.id), {
+              body: { content: text, allowed_mentions: { parse: [] }, ...rowsJson(buttons) },
+            })) as APIMessage;
+            return async (next, rows) => {
+              await rest.patch(Routes.channelMessage(thread.id, message.id), {
+                body: { content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) },
+              });
+            };
           };
         }
       : undefined,
   };
 
   function channelEditable(id: string) {
-    return async (next: string) => {
-      await editInChannel(id, { content: next, allowed_mentions: { parse: [] } });
+    return async (next: string, rows?: ButtonRow[]) => {
+      await editInChannel(id, { content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) });
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { UsageReport } from '../../core/governance/governor.js';
 import type { FeedbackTotals } from '../../core/ports/feedback-store.js';
 import type { UsageTotals } from '../../core/ports/usage-store.js';
+import { approvalLines } from './format-approvals.js';
 
 const count = (n: number) => n.toLocaleString('en');
 
@@ -51,5 +52,6 @@ export function formatUsageReport(report: UsageReport): string {
     );
   }
   if (report.feedback) lines.push(feedbackLine('Feedback this month', report.feedback));
+  if (report.approvals) lines.push(...approvalLines('Tool-call approvals, last 30 days', report.approvals));
   return lines.join('\n');
 }

@@ -1,13 +1,16 @@
 import { STEPS_SHOWN_MAX } from './display-limits.js';
 import type { RunRenderer } from './run-renderer.js';
-import { isEnded, type RunView, type StepView } from './run-view.js';
+import { createRunView, isEnded, placeholderText, type RunView, type StepView } from './run-view.js';
 
 /** What a platform does with a run view, piece by piece. */
 export interface IncrementalRendering {
   /** A step not shown before, in order. */
   step(step: StepView): void;
-  /** The answer so far, while the run goes on; '' when streamed text was retracted and the model thinks again. */
-  streaming(answer: string): void;
+  /**
+   * The answer so far, while the run goes on; '' when streamed text was retracted and the model thinks again
+   * (or, with nothing written, when the placeholder changes: a call starts or stops waiting for approval).
+   */
+  streaming(answer: string, view: RunView): void;
   /** The ended view (every step already shown); resolves once everything is delivered. */
   end(view: RunView): Promise<void>;
   /** Called before `end` when more than STEPS_SHOWN_MAX steps were made: how many were not shown. */
@@ -26,6 +29,7 @@ export function renderIncrementally(
   if (options.showSteps === false) rendering = { ...rendering, step() {}, stepsCut() {} };
   let stepsShown = 0;
   let answerShown = '';
+  let placeholderShown = placeholderText(createRunView());
   // However many steps a run makes (a model can call a thousand tools), at most STEPS_SHOWN_MAX are rendered.
   const showSteps = (view: RunView) => {
     const until = Math.min(view.steps.length, STEPS_SHOWN_MAX);
@@ -34,9 +38,12 @@ export function renderIncrementally(
   return {
     render(view) {
       showSteps(view);
-      if (isEnded(view) || view.answer === answerShown) return;
+      if (isEnded(view)) return;
+      const placeholder = placeholderText(view);
+      if (view.answer === answerShown && (view.answer !== '' || placeholder === placeholderShown)) return;
       answerShown = view.answer;
-      rendering.streaming(view.answer);
+      placeholderShown = placeholder;
+      rendering.streaming(view.answer, view);
     },
     async finish(view) {
       showSteps(view);

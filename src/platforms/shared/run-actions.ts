@@ -1,8 +1,11 @@
-/** What a button under an answer asks for: stop the run, or rate the finished answer. */
-export type RunAction = 'stop' | 'feedback_up' | 'feedback_down';
+/**
+ * What a button asks for: stop the run, rate the finished answer, or approve or deny a pending tool call
+ * (whose id then stands where the run's does).
+ */
+export type RunAction = 'stop' | 'feedback_up' | 'feedback_down' | 'approve' | 'deny';
 
 const PREFIX = 'tt';
-const ACTIONS: readonly RunAction[] = ['stop', 'feedback_up', 'feedback_down'];
+const ACTIONS: readonly RunAction[] = ['stop', 'feedback_up', 'feedback_down', 'approve', 'deny'];
 
 /** A button's id (Discord `custom_id`, Slack `action_id` + value): the action and the run it acts on, ≤ 100 chars. */
 export function runActionId(action: RunAction, runId: string): string {

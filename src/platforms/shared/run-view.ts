@@ -1,7 +1,8 @@
 import type { AgentEvent, AnswerCut, TokenUsage } from '../../core/agent/events.js';
+import type { Approvers } from '../../core/approvals/approval-policy.js';
 import type { AskOutcome } from '../../core/assistant.js';
 import type { ErrorCode } from '../../core/errors.js';
-import { stoppedBy, WORDING } from './wording.js';
+import { approvalNote, stoppedBy, WORDING } from './wording.js';
 
 /** Where a run stands: waiting for the model, writing its answer, or ended one of three ways. */
 export type RunPhase = 'thinking' | 'streaming' | 'final' | 'failed' | 'cancelled';
@@ -13,6 +14,20 @@ export type StepView =
   | { kind: 'observation'; step: number; tool: string; text: string; ok: boolean }
   /** Something that happened to the run itself, e.g. who stopped it. */
   | { kind: 'note'; text: string };
+
+/** A tool call waiting for a person's Approve or Deny. */
+export interface PendingApproval {
+  /** What the buttons carry. */
+  id: string;
+  /** The step whose action waits. */
+  step: number;
+  tool: string;
+  /** The call's exact arguments, as the model gave them. */
+  input: unknown;
+  approvers: Approvers;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
 
 /** Everything a renderer shows of one run; every platform renders this and nothing else. */
 export interface RunView {
@@ -31,6 +46,19 @@ export interface RunView {
   notices?: string[];
   /** Who pressed Stop, when someone did: the run ended keeping what it had written. */
   stoppedBy?: string;
+  /** Tool calls waiting for a person's decision now, oldest first. */
+  approvals?: PendingApproval[];
+}
+
+/** The placeholder where the answer goes while nothing is written: thinking, or waiting for a person. */
+export function placeholderText(view: RunView): string {
+  const waiting = view.approvals?.[0];
+  return waiting ? waitingForApproval(waiting.tool) : WORDING.thinking;
+}
+
+/** The answer's placeholder while a call of `tool` waits for approval. */
+export function waitingForApproval(tool: string): string {
+  return `Waiting for approval of ${tool}…`;
 }
 
 /** True once the run has ended and nothing more will change. */
@@ -80,6 +108,28 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
       return true;
     case 'usage':
       return false;
+    case 'approval':
+      view.approvals = [
+        ...(view.approvals ?? []),
+        {
+          id: event.id,
+          step: event.step,
+          tool: event.tool,
+          input: event.input,
+          approvers: event.approvers,
+          expiresAt: event.expiresAt,
+        },
+      ];
+      return true;
+    case 'approval_decided':
+      view.approvals = (view.approvals ?? []).filter((a) => a.id !== event.id);
+      if (event.outcome !== 'stopped') {
+        view.steps.push({
+          kind: 'note',
+          text: approvalNote(event.tool, event.outcome, event.by, event.reason),
+        });
+      }
+      return true;
     case 'notice':
       view.notices = [...(view.notices ?? []), event.message];
       return true;
@@ -88,9 +138,11 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
       view.usage = event.usage;
       view.truncated = event.truncated;
       view.phase = 'final';
+      view.approvals = undefined;
       return true;
     case 'error':
       view.phase = event.code === 'cancelled' ? 'cancelled' : 'failed';
+      view.approvals = undefined;
       view.error = { code: event.code, message: event.message };
       return true;
   }

@@ -4,7 +4,7 @@ import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { cut, formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
-import { parseSettingsText } from '../shared/settings-command.js';
+import { approvalsArgs, parseSettingsText } from '../shared/settings-command.js';
 import { WORDING } from '../shared/wording.js';
 import { slackAsker } from './asker.js';
 import { conversationKey } from './conversation-key.js';
@@ -176,6 +176,19 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
     const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
     const asker = slackAsker(deps.users, client, command.user_id, command.team_id, command.channel_id);
     work.run('a Slack /settings', async () => {
+      const approvals = approvalsArgs(command.text);
+      if (approvals !== undefined && assistant.approvalsCommand) {
+        try {
+          await ephemeral(
+            respond,
+            plainToMrkdwn(await assistant.approvalsCommand(asker.asker, key, approvals)),
+          );
+        } catch (err) {
+          logger.error({ key, err }, 'approvals command failed');
+          await ephemeral(respond, 'Sorry, I could not read or change the approvals; try again shortly.');
+        }
+        return;
+      }
       const change = parseSettingsText(command.text);
       if ('error' in change) {
         await ephemeral(respond, plainToMrkdwn(change.error));

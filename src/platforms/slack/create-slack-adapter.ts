@@ -6,6 +6,7 @@ import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { createAgentSessions } from './agent-sessions.js';
 import { createAgentSurface } from './agent-surface.js';
+import { registerApprovalButtons } from './approval-buttons.js';
 import { createBoltLogger } from './bolt-logger.js';
 import { registerCommands } from './commands.js';
 import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } from './intake.js';
@@ -138,6 +139,7 @@ export function createSlackAdapter(
   });
   registerCommands(app, config, intakeDeps);
   registerRunButtons(app, { assistant, runs, users, adminUsers: config.ADMIN_USERS, work, logger });
+  registerApprovalButtons(app, { assistant, users, work, logger });
   intakeDeps.agent.register(app);
   intakeDeps.sessions.register(app, { runs, users, work, logger });
   // One bad event must never take the process down: Bolt routes listener errors here.

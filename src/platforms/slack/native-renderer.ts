@@ -233,8 +233,35 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
     },
   });
 
+  // A call waiting for a person marks its card pending (and back in progress once decided).
+  const pending = new Map<string, { step: number; tool: string }>();
+  const markPending = (view: RunView) => {
+    if (!showSteps) return;
+    const now = view.approvals ?? [];
+    const changed: types.AnyChunk[] = [];
+    for (const a of now) {
+      if (pending.has(a.id)) continue;
+      pending.set(a.id, a);
+      const card = cards.awaiting(a.step, a.tool, true);
+      if (card) changed.push(card);
+    }
+    for (const [id, a] of pending) {
+      if (now.some((n) => n.id === id)) continue;
+      pending.delete(id);
+      const card = cards.awaiting(a.step, a.tool, false);
+      if (card) changed.push(card);
+    }
+    if (changed.length === 0) return;
+    for (const card of changed) stream.push(card);
+    refresh();
+  };
+
   return {
     ...renderer,
+    render(view) {
+      renderer.render(view);
+      markPending(view);
+    },
     delivered: async () => delivered,
     answerTs: () => stream.ts(),
   };

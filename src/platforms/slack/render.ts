@@ -3,7 +3,7 @@ import type { Logger } from '../../core/logger.js';
 import type { StepsPlacement } from '../../core/settings/channel-settings.js';
 import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
-import { outcomeText } from '../shared/run-view.js';
+import { outcomeText, placeholderText } from '../shared/run-view.js';
 import { answerCutNote, moreSteps, WORDING } from '../shared/wording.js';
 import { formatStep } from './format-steps.js';
 import { buildMessage, markdownToMessages, type SlackMessage } from './limits.js';
@@ -50,10 +50,8 @@ export interface SlackRenderer extends RunRenderer {
   answerTs(): Promise<string | undefined>;
 }
 
-const THINKING = `_${WORDING.thinking}_`;
-
 type AnswerView =
-  | { kind: 'thinking' }
+  | { kind: 'thinking'; text: string }
   | { kind: 'stream'; markdown: string }
   | { kind: 'done'; message: SlackMessage; feedback: boolean };
 
@@ -72,7 +70,7 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
     render: (view) => {
       switch (view.kind) {
         case 'thinking':
-          return withStop(buildMessage([THINKING], context));
+          return withStop(buildMessage([`_${plainToMrkdwn(view.text)}_`], context));
         case 'stream': {
           const [first, ...more] = markdownToMessages(view.markdown, context);
           // Only the first message is streamed; the rest is posted once the answer is complete.
@@ -85,7 +83,7 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
       }
     },
   });
-  answer.set({ kind: 'thinking' });
+  answer.set({ kind: 'thinking', text: WORDING.thinking });
 
   // Steps go out only once the answer message exists: under it (channel) or after it (thread).
   const steps: Steps =
@@ -108,7 +106,8 @@ export function createSlackRenderer(options: SlackRendererOptions): SlackRendere
 
   const renderer = renderIncrementally({
     step: (step) => steps.add(formatStep(step)),
-    streaming: (markdown) => answer.set(markdown ? { kind: 'stream', markdown } : { kind: 'thinking' }),
+    streaming: (markdown, view) =>
+      answer.set(markdown ? { kind: 'stream', markdown } : { kind: 'thinking', text: placeholderText(view) }),
     stepsCut: (count) => steps.add(`_${plainToMrkdwn(moreSteps(count))}_`),
     async end(view) {
       const shown = outcomeText(view);

@@ -7,6 +7,7 @@ import { askAndRenderRun, stepsPlacement } from '../shared/run-renderer.js';
 import { WORDING } from '../shared/wording.js';
 import type { AgentSessions } from './agent-sessions.js';
 import type { AgentSurface } from './agent-surface.js';
+import { withSlackApprovals } from './approval-messages.js';
 import type { SlackAsker } from './asker.js';
 import { createFallbackRenderer } from './fallback-renderer.js';
 import type { SlackPlace } from './live-message.js';
@@ -149,6 +150,16 @@ export async function runQuestion(
   } else {
     renderer = edit();
   }
+  const shown = renderer;
+  // Pending tool calls wait in the thread the steps go to: the question's, or the answer's replies.
+  renderer = withSlackApprovals(renderer, {
+    client,
+    channel,
+    threadTs: async () =>
+      question.place.threadTs ??
+      (ticket && question.questionTs ? question.questionTs : await shown.answerTs()),
+    logger,
+  });
   // Where the placeholder is, so that another replica can say so there if this one dies before answering.
   void renderer.answerTs().then((ts) => {
     if (ts) question.arrival?.placed({ channel: question.place.channel, ts });

@@ -85,6 +85,21 @@ export function createTaskCards() {
           });
       }
     },
+    /**
+     * The card of the action of `step` calling `tool` marked pending while it waits for a person's approval,
+     * or back in progress once decided; undefined when there is no such card (or nothing changes).
+     */
+    awaiting(step: number, tool: string, pending: boolean): TaskChunk | undefined {
+      const id = waiting.get(`${step}:${tool}`)?.[0];
+      const card = id ? cards.get(id) : undefined;
+      if (!card || (card.status === 'pending') === pending) return undefined;
+      if (!pending && card.status !== 'pending') return undefined;
+      return put({
+        ...card,
+        title: field(pending ? `Waiting for approval: ${tool}` : `Action: ${tool}`),
+        status: pending ? 'pending' : 'in_progress',
+      });
+    },
     /** A card saying how many steps were not shown. */
     note(title: string): TaskChunk {
       return put({ type: 'task_update', id: `task-${++count}`, title: field(title), status: 'complete' });

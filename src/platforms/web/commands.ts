@@ -6,7 +6,7 @@ import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
-import { parseSettingsText } from '../shared/settings-command.js';
+import { approvalsArgs, parseSettingsText } from '../shared/settings-command.js';
 import { WORDING } from '../shared/wording.js';
 
 /** What `/help` says. */
@@ -59,6 +59,11 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
     }
   };
   if (/^\/settings(\s|$)/i.test(text.trim())) {
+    const approvals = approvalsArgs(text.trim().slice('/settings'.length));
+    const decide = assistant.approvalsCommand;
+    if (approvals !== undefined && decide) {
+      return attempt(async () => ({ reply: await decide(ctx.asker, key, approvals) }));
+    }
     const change = parseSettingsText(text.trim().slice('/settings'.length));
     if ('error' in change) return { reply: change.error };
     return attempt(async () => ({

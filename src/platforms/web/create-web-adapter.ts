@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { APPROVAL_EXPIRED } from '../../core/approvals/approval-wording.js';
+import { MAX_REASON_CHARS } from '../../core/approvals/create-approvals.js';
 import type { RunLogStore } from '../../core/ports/run-log-store.js';
 import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import { WORDING } from '../shared/wording.js';
@@ -27,7 +29,7 @@ import { SECURITY_HEADERS } from './security-headers.js';
 import { createSignInProvider } from './sign-in/create-provider.js';
 import { mountSignIn } from './sign-in/routes.js';
 import { createSessionCookies } from './sign-in/session.js';
-import { startRun } from './start-run.js';
+import { startRun, WEB_AUTHOR } from './start-run.js';
 import { mountStaticFiles } from './static-files.js';
 import { createStreamCaps } from './stream-caps.js';
 import { createWebGate, type Visitor } from './web-gate.js';
@@ -41,6 +43,15 @@ const STREAM_RETRY_SECONDS = 5;
 const askBody = z.object({ text: z.string().trim().min(1, 'empty question').max(MAX_QUESTION_CHARS) });
 const loginBody = z.object({ token: z.string().max(1000) });
 const chatBody = z.object({ id: z.string().min(1).max(100) });
+const approveBody = z.object({
+  id: z.string().min(1).max(64),
+  approve: z.boolean(),
+  reason: z
+    .string()
+    .trim()
+    .max(MAX_REASON_CHARS, `a reason has at most ${MAX_REASON_CHARS} characters`)
+    .optional(),
+});
 const renameBody = chatBody.extend({ title: z.string().trim().min(1, 'empty title').max(200) });
 
 /** The web chat adapter; `idle` serves tests. */
@@ -255,6 +266,32 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     api((_req, res, { visitor }) => {
       sessions.get(chatKey(visitor.chat)).stop?.abort();
       reply(res, 204);
+    }),
+  );
+
+  http.mount(
+    'POST',
+    '/api/approve',
+    api(async (req, res, { visitor }) => {
+      const body = await readJson(req, approveBody);
+      if (!body.ok) return reply(res, body.status, { error: body.error });
+      if (!assistant.decideApproval) return reply(res, 200, { status: 'expired', message: APPROVAL_EXPIRED });
+      const { id, approve, reason } = body.value;
+      try {
+        const press = await assistant.decideApproval(
+          id,
+          {
+            principal: visitor.asker.principal,
+            name: visitor.name ?? WEB_AUTHOR,
+            platformAdmin: visitor.asker.platformAdmin,
+          },
+          approve ? { approve: true } : { approve: false, reason },
+        );
+        reply(res, 200, press);
+      } catch (err) {
+        logger.error({ err }, 'could not decide an approval');
+        reply(res, 503, { error: WORDING.commandFailed });
+      }
     }),
   );
 

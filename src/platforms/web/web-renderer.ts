@@ -2,7 +2,7 @@ import { renderIncrementally } from '../shared/render-incrementally.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
 import { moreSteps } from '../shared/wording.js';
 import { broadcast, type ChatSession } from './chat-sessions.js';
-import { endRun, type WebRun, type WebStep, webStep } from './web-run.js';
+import { endRun, type WebRun, type WebStep, webApprovals, webStep } from './web-run.js';
 
 /** Streamed answer text goes out at most this often, however fast the model writes. */
 export const ANSWER_PUSH_MS = 50;
@@ -23,7 +23,8 @@ export function createWebRenderer(
     timer = undefined;
     broadcast(session, 'answer', { id: run.id, phase: run.phase, text: run.answer });
   };
-  return renderIncrementally(
+  let waiting = '';
+  const inner = renderIncrementally(
     {
       step(step) {
         const shown = webStep(step);
@@ -49,4 +50,17 @@ export function createWebRenderer(
     },
     options,
   );
+  return {
+    render(view) {
+      inner.render(view);
+      const approvals = webApprovals(view);
+      const ids = approvals.map((a) => a.id).join(' ');
+      if (ids === waiting) return;
+      waiting = ids;
+      if (approvals.length > 0) run.approvals = approvals;
+      else delete run.approvals;
+      broadcast(session, 'approvals', { id: run.id, approvals });
+    },
+    finish: (view) => inner.finish(view),
+  };
 }

@@ -1,6 +1,13 @@
 import { OBSERVATION_CHARS, THOUGHT_CHARS } from '../shared/display-limits.js';
 import { cut, formatAction, formatObservation } from '../shared/format-step.js';
-import { isEnded, outcomeText, type RunPhase, type RunView, type StepView } from '../shared/run-view.js';
+import {
+  isEnded,
+  outcomeText,
+  type RunPhase,
+  type RunView,
+  type StepView,
+  waitingForApproval,
+} from '../shared/run-view.js';
 
 /** One step as the page shows it: labelled Thought / Action / Observation, text already cut for display. */
 export interface WebStep {
@@ -23,6 +30,33 @@ export interface WebRun {
   note?: string;
   /** Instead of an answer: why there is none (failed, cancelled, refused, limited). */
   problem?: string;
+  /** Tool calls waiting for Approve or Deny while the run is live. */
+  approvals?: WebApproval[];
+}
+
+/** A tool call waiting for a person, as the page shows it: its id, tool and exact arguments (pretty JSON). */
+export interface WebApproval {
+  id: string;
+  tool: string;
+  args: string;
+  /** What the answer's placeholder says meanwhile. */
+  waiting: string;
+}
+
+/** Longest arguments text sent to the page; the model's arguments are rarely near it. */
+const APPROVAL_ARGS_CHARS = 20_000;
+
+/** The calls of `view` waiting for a person, for the page. */
+export function webApprovals(view: RunView): WebApproval[] {
+  return (view.approvals ?? []).map((a) => ({
+    id: a.id,
+    tool: a.tool,
+    args: cut(
+      typeof a.input === 'string' ? a.input : (JSON.stringify(a.input, null, 2) ?? ''),
+      APPROVAL_ARGS_CHARS,
+    ).text,
+    waiting: waitingForApproval(a.tool),
+  }));
 }
 
 /** A step of the run view, cut for display. */
@@ -43,6 +77,7 @@ export function webStep(step: StepView): WebStep {
 export function endRun(run: WebRun, view: RunView): void {
   if (!isEnded(view)) return;
   run.phase = view.phase;
+  delete run.approvals;
   const shown = outcomeText(view);
   if (shown.kind === 'answer') {
     run.answer = shown.text;

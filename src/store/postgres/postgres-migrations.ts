@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { StorageError } from '../../core/errors.js';
+import { PG_APPROVALS_MIGRATION } from './postgres-approvals.js';
 import { openPostgresDb, type PostgresDb, type PostgresOptions } from './postgres-db.js';
 import { PG_RUN_LOGS_MIGRATION } from './postgres-run-logs.js';
 import { PG_SCHEDULES_MIGRATION } from './postgres-schedules.js';
@@ -177,6 +178,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   PG_SCHEDULES_MIGRATION,
   // 10: run logs for the admin page (see postgres-run-logs.ts).
   PG_RUN_LOGS_MIGRATION,
+  // 11: tool-call approvals and per-channel grants (see postgres-approvals.ts).
+  PG_APPROVALS_MIGRATION,
 ];
 
 /**

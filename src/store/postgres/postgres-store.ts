@@ -1,5 +1,6 @@
 import type { ConversationStore, StoredTurn } from '../../core/ports/conversation-store.js';
 import type { Store } from '../../core/ports/store.js';
+import { postgresApprovals } from './postgres-approvals.js';
 import { postgresArchive } from './postgres-archive.js';
 import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
 import { postgresFeedback } from './postgres-feedback.js';
@@ -48,6 +49,7 @@ export async function openPostgresStore(
     ...webChats,
     ...postgresSchedules(db),
     ...postgresRunLogs(db),
+    ...postgresApprovals(db),
     // Forgetting a person forgets their web conversations too (titles and the steps of every answer).
     async forgetPerson(request) {
       const report = await archive.forgetPerson(request);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { SQLITE_APPROVALS_MIGRATION } from './sqlite-approvals.js';
 import { SQLITE_RUN_LOGS_MIGRATION } from './sqlite-run-logs.js';
 import { SQLITE_SCHEDULES_MIGRATION } from './sqlite-schedules.js';
 
@@ -147,6 +148,8 @@ export const MIGRATIONS: readonly string[] = [
   SQLITE_SCHEDULES_MIGRATION,
   // 10: run logs for the admin page (see sqlite-run-logs.ts).
   SQLITE_RUN_LOGS_MIGRATION,
+  // 11: tool-call approvals and per-channel grants (see sqlite-approvals.ts).
+  SQLITE_APPROVALS_MIGRATION,
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

@@ -50,7 +50,16 @@ describe('Discord: /settings', () => {
       'protocol',
       'tools',
       'steps',
+      'approvals',
     ]);
+  });
+
+  it('/settings approvals: admins only; says when no tool asks first', async () => {
+    expect(await settings('approvals', {}, {})).toBe(WORDING.settingsAdminsOnly);
+    expect(await settings('approvals')).toBe('No tool here asks for approval before it runs.');
+    expect(await settings('approvals', { revoke: 'all' })).toBe(
+      'Revoked 0 grants: every such tool asks again here.',
+    );
   });
 
   it('refuses someone who is not an admin, and saves nothing', async () => {

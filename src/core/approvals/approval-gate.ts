@@ -1,0 +1,27 @@
+import type { AgentEventHandler } from '../agent/events.js';
+import type { Tool } from '../tools/define-tool.js';
+
+/** One tool call the agent is about to run, its arguments already checked against the tool's schema. */
+export interface GatedCall {
+  step: number;
+  callId: string;
+  tool: Tool;
+  input: unknown;
+}
+
+/** Whether the call runs; when not, the Observation the model reads instead. */
+export type GateVerdict = { run: true } | { run: false; observation: string };
+
+/** What the gate may use while a call waits: the run's signal (Stop), its events, and its clock. */
+export interface GateContext {
+  signal: AbortSignal;
+  emit: AgentEventHandler;
+  /** Pauses the run's timer (RUN_TIMEOUT_MS) while a person decides; the returned function resumes it. */
+  pause(): () => void;
+}
+
+/**
+ * Asked before each tool call of a run: lets it run at once, or waits for a person's decision when the
+ * tool's policy says so. Rejects with the signal's reason when the run is stopped while waiting.
+ */
+export type ApprovalGate = (call: GatedCall, context: GateContext) => Promise<GateVerdict>;

@@ -1,0 +1,110 @@
+import type { Approver } from '../../core/approvals/create-approvals.js';
+import type { Assistant } from '../../core/assistant.js';
+import type { RunRenderer } from '../shared/run-renderer.js';
+import type { PendingApproval, RunView } from '../shared/run-view.js';
+import type { LineFeed } from './line-feed.js';
+import { terminalSafe } from './terminal-text.js';
+
+/** What the terminal chat's approval prompts need. */
+export interface ConsoleApprovalsOptions {
+  assistant: Assistant;
+  feed: LineFeed;
+  write(text: string): void;
+  /** The person at the terminal. */
+  who: Approver;
+}
+
+/** The question under a pending call; the next line answers it. */
+export function approvalPrompt(approval: PendingApproval): string {
+  const args = typeof approval.input === 'string' ? approval.input : JSON.stringify(approval.input, null, 2);
+  return `Approve ${approval.tool} with ${terminalSafe(args ?? '')}? [y = yes, n = no, n <reason> = no, saying why] `;
+}
+
+/**
+ * The renderer, with a `y/n` prompt for each call that waits for approval, asked one at a time; the next
+ * input line answers it (piped input too). A prompt whose call was decided meanwhile (it timed out) or whose
+ * run ended is dropped without taking a line.
+ */
+export function withApprovalPrompts(renderer: RunRenderer, options: ConsoleApprovalsOptions): RunRenderer {
+  const { assistant, feed, write } = options;
+  const asked = new Set<string>();
+  const open = new Map<string, AbortController>();
+  let queue = Promise.resolve();
+  /** The call whose prompt is on the screen, waiting for a line. */
+  let showing: string | undefined;
+
+  const ask = async (approval: PendingApproval) => {
+    const settled = open.get(approval.id);
+    if (!settled || settled.signal.aborted || !assistant.decideApproval) return;
+    write(approvalPrompt(approval));
+    showing = approval.id;
+    for (;;) {
+      const line = await feed.answer(settled.signal);
+      if (line === undefined) {
+        if (settled.signal.aborted) return;
+        showing = undefined;
+        write('\n');
+        await decide(approval, { approve: false, reason: 'no answer: the input ended' });
+        return;
+      }
+      const answer = /^\s*(y|yes|n|no)\b\s*([\s\S]*)$/i.exec(line);
+      if (!answer) {
+        write('Please answer y or n (n <reason> to say why): ');
+        continue;
+      }
+      showing = undefined;
+      const yes = answer[1]!.toLowerCase().startsWith('y');
+      await decide(
+        approval,
+        yes ? { approve: true } : { approve: false, reason: answer[2]?.trim() || undefined },
+      );
+      return;
+    }
+  };
+
+  const decide = async (
+    approval: PendingApproval,
+    verdict: Parameters<NonNullable<Assistant['decideApproval']>>[2],
+  ) => {
+    open.delete(approval.id);
+    try {
+      const press = await assistant.decideApproval!(approval.id, options.who, verdict);
+      if (press.status === 'forbidden' || press.status === 'expired') write(`${press.message}\n`);
+    } catch {
+      write('Error: could not record the decision; try again.\n');
+    }
+  };
+
+  const forget = (view: RunView) => {
+    const waiting = new Set((view.approvals ?? []).map((a) => a.id));
+    for (const [id, controller] of open) {
+      if (!waiting.has(id)) {
+        // Decided elsewhere (it timed out, the run ended): the prompt's line is ended before what follows.
+        if (showing === id) {
+          showing = undefined;
+          write('\n');
+        }
+        controller.abort();
+        open.delete(id);
+      }
+    }
+  };
+
+  return {
+    render(view) {
+      forget(view);
+      renderer.render(view);
+      for (const approval of view.approvals ?? []) {
+        if (asked.has(approval.id)) continue;
+        asked.add(approval.id);
+        open.set(approval.id, new AbortController());
+        queue = queue.then(() => ask(approval));
+      }
+    },
+    async finish(view) {
+      forget({ ...view, approvals: [] });
+      await queue;
+      await renderer.finish(view);
+    },
+  };
+}

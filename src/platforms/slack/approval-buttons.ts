@@ -1,0 +1,169 @@
+import type { App, BlockAction, RespondFn, types, ViewSubmitAction } from '@slack/bolt';
+import type { Approver } from '../../core/approvals/create-approvals.js';
+import { MAX_REASON_CHARS } from '../../core/approvals/create-approvals.js';
+import type { Assistant } from '../../core/assistant.js';
+import { slackPrincipal } from '../../core/governance/principal.js';
+import type { Logger } from '../../core/logger.js';
+import { parseRunActionId } from '../shared/run-actions.js';
+import { WORDING } from '../shared/wording.js';
+import type { WorkTracker } from '../shared/work-tracker.js';
+import type { UserDirectory } from './user-names.js';
+
+/** The Deny form's callback_id. */
+export const DENY_VIEW = 'tt_approval_deny';
+
+/** What the approval buttons need. */
+export interface ApprovalButtonDeps {
+  assistant: Assistant;
+  users: UserDirectory;
+  work: WorkTracker;
+  logger: Logger;
+}
+
+/** Which pending call the Deny form answers, and where to say privately that it could not. */
+interface DenyTarget {
+  id: string;
+  channel: string;
+  threadTs?: string | undefined;
+}
+
+/**
+ * The Deny form: an optional reason the model reads. Modal rules: `title` and `submit` "Maximum length
+ * … 24 characters", `private_metadata` "Maximum length … 3000 characters"
+ * (https://docs.slack.dev/reference/views/modal-views), a plain-text input's `max_length` at most 3000
+ * (https://docs.slack.dev/reference/block-kit/block-elements/plain-text-input-element).
+ */
+export function denyModal(target: DenyTarget): types.ModalView {
+  return {
+    type: 'modal',
+    callback_id: DENY_VIEW,
+    private_metadata: JSON.stringify(target),
+    title: { type: 'plain_text', text: 'Deny this tool call' },
+    submit: { type: 'plain_text', text: 'Deny' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    blocks: [
+      {
+        type: 'input',
+        block_id: 'reason',
+        optional: true,
+        label: { type: 'plain_text', text: 'Why? The model reads it.' },
+        element: {
+          type: 'plain_text_input',
+          action_id: 'reason',
+          multiline: true,
+          max_length: MAX_REASON_CHARS,
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * Approve and Deny under a pending call, in both layouts. Slack gives 3 s to acknowledge, and a press's
+ * trigger_id lives 3 s: Deny opens its form first, before any lookup; the decision itself (who may decide,
+ * which can need a users.info lookup) is made after. Presses that change nothing get a private line.
+ */
+export function registerApprovalButtons(app: App, deps: ApprovalButtonDeps): void {
+  const { logger } = deps;
+  app.action<BlockAction>(
+    /^tt:(?:approve|deny):/,
+    async ({ ack, body, action, respond, client, context }) => {
+      await ack();
+      const value = 'value' in action && typeof action.value === 'string' ? action.value : '';
+      const pressed = parseRunActionId(value) ?? parseRunActionId(action.action_id);
+      if (!pressed) return;
+      const channel = body.channel?.id ?? body.container?.channel_id ?? '';
+      if (pressed.action === 'deny') {
+        if (!body.trigger_id) return;
+        const threadTs = body.message?.thread_ts ?? body.container?.thread_ts;
+        await client.views
+          .open({ trigger_id: body.trigger_id, view: denyModal({ id: pressed.runId, channel, threadTs }) })
+          .catch((err: unknown) => logger.warn({ err }, 'could not open the deny form'));
+        return;
+      }
+      const who = approver(deps, client, body.user.id, body.user.team_id ?? context.teamId);
+      deps.work.run('a Slack approval', async () => {
+        const press = await decide(deps, pressed.runId, await who, { approve: true });
+        if (press) await privately(respond, press, logger);
+      });
+    },
+  );
+
+  app.view<ViewSubmitAction>(DENY_VIEW, async ({ ack, view, body, client }) => {
+    await ack();
+    const target = parseTarget(view.private_metadata);
+    if (!target) return;
+    const reason = view.state.values.reason?.reason?.value?.trim() || undefined;
+    deps.work.run('a Slack denial', async () => {
+      const who = await approver(deps, client, body.user.id, body.user.team_id ?? body.team?.id);
+      const press = await decide(deps, target.id, who, { approve: false, reason });
+      if (!press) return;
+      await client.chat
+        .postEphemeral({
+          channel: target.channel,
+          user: body.user.id,
+          text: press,
+          ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+        })
+        .catch((err: unknown) => logger.warn({ err }, 'could not answer a denial'));
+    });
+  });
+}
+
+/** Decides; resolves with the private line to give when nothing changed, else undefined. */
+async function decide(
+  deps: ApprovalButtonDeps,
+  id: string,
+  who: Approver,
+  verdict: Parameters<NonNullable<Assistant['decideApproval']>>[2],
+): Promise<string | undefined> {
+  if (!deps.assistant.decideApproval) return WORDING.answerFinished;
+  try {
+    const press = await deps.assistant.decideApproval(id, who, verdict);
+    return 'message' in press ? press.message : undefined;
+  } catch (err) {
+    deps.logger.error({ err }, 'could not decide an approval');
+    return WORDING.commandFailed;
+  }
+}
+
+async function approver(
+  deps: ApprovalButtonDeps,
+  client: Parameters<UserDirectory>[0],
+  userId: string,
+  team: string | undefined,
+): Promise<Approver> {
+  const user = deps.users(client, userId);
+  const name = await user.then(
+    (u) => u.name,
+    () => userId,
+  );
+  return {
+    principal: slackPrincipal(userId, team),
+    name,
+    platformAdmin: user.then((u) => u.admin),
+  };
+}
+
+/** A line only the presser sees, under the message they pressed on. */
+async function privately(respond: RespondFn, text: string, logger: Logger): Promise<void> {
+  try {
+    await respond({ response_type: 'ephemeral', replace_original: false, text });
+  } catch (err) {
+    logger.warn({ err }, 'could not answer a button press');
+  }
+}
+
+function parseTarget(metadata: string): DenyTarget | undefined {
+  try {
+    const target = JSON.parse(metadata) as Partial<DenyTarget>;
+    if (typeof target.id !== 'string' || typeof target.channel !== 'string') return undefined;
+    return {
+      id: target.id,
+      channel: target.channel,
+      ...(typeof target.threadTs === 'string' ? { threadTs: target.threadTs } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
