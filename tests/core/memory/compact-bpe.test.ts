@@ -27,7 +27,7 @@ const SAMPLES = [
   'URL https://example.com/a/b?c=d&e=f#g and mail a.b@c.de',
   '\u0000\u0001 control \u007f chars and a lone \ud800 surrogate',
   'x'.repeat(300),
-  ' '.repeat(50) + '\n\n\n' + '\t'.repeat(5),
+  `${' '.repeat(50)}\n\n\n${'\t'.repeat(5)}`,
   'Mixed: Привет мир, مرحبا بالعالم, שלום עולם, नमस्ते दुनिया',
   JSON.stringify({ tool: 'calculator', arguments: { expression: '123 * 456 + 789' } }),
 ];
