@@ -1,5 +1,6 @@
 import type { RunDetail, RunLog, RunStep, RunSummary } from '../core/ports/run-log-store.js';
 import type { UsageOutcome } from '../core/ports/usage-store.js';
+import { placeFrom, spentFrom } from './usage-rows.js';
 
 /** A listed run as either engine reads it (snake_case columns; tools as JSON text). */
 export interface RunRow {
@@ -31,19 +32,9 @@ export interface RunDetailRow extends RunRow {
 /** A listed run from its row. */
 export function summaryOf(row: RunRow): RunSummary {
   return {
-    id: row.id,
-    at: row.at,
-    platform: row.platform,
-    key: row.key,
-    userId: row.user_id,
+    ...placeFrom(row),
     model: row.model,
-    outcome: row.outcome,
-    modelCalls: row.model_calls,
-    promptTokens: row.prompt_tokens,
-    completionTokens: row.completion_tokens,
-    cachedTokens: row.cached_tokens,
-    durationMs: row.duration_ms,
-    tools: JSON.parse(row.tools) as Record<string, number>,
+    ...spentFrom(row),
     question: row.question,
     up: Number(row.up),
     down: Number(row.down),

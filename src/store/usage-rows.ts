@@ -70,14 +70,19 @@ export function rowOf(r: Omit<StoredUsageRecord, 'id'> | UsageRecord): Omit<Usag
 /** The record a row stores. */
 export function recordOf(row: UsageRow): StoredUsageRecord {
   return {
-    id: row.id,
-    at: row.at,
-    platform: row.platform,
-    key: row.key,
-    userId: row.user_id,
+    ...placeFrom(row),
     ...(row.origin === null ? {} : { origin: row.origin }),
     model: row.model,
     protocol: row.protocol,
+    ...spentFrom(row),
+  };
+}
+
+/** What a run spent, from its row: {@link spentOf} read back. */
+export function spentFrom(
+  row: SpentColumns,
+): Omit<UsageResult, 'outcome' | 'answeredBy'> & { outcome: UsageOutcome } {
+  return {
     outcome: row.outcome,
     modelCalls: row.model_calls,
     promptTokens: row.prompt_tokens,
@@ -86,4 +91,9 @@ export function recordOf(row: UsageRow): StoredUsageRecord {
     tools: JSON.parse(row.tools) as Record<string, number>,
     durationMs: row.duration_ms,
   };
+}
+
+/** Which record, when, where and whose, from a usage row (or a run's, which has the same columns). */
+export function placeFrom(row: Pick<UsageRow, 'id' | 'at' | 'platform' | 'key' | 'user_id'>) {
+  return { id: row.id, at: row.at, platform: row.platform, key: row.key, userId: row.user_id };
 }

@@ -8,6 +8,7 @@ import { toolNamesInForce } from '../settings/select-tools.js';
 import type { Tool } from '../tools/define-tool.js';
 import { RECALL_PROMPT, RECALL_TOOL } from '../tools/recall.js';
 import { createDeadline, type Deadline } from '../util/deadline.js';
+import { readWallClock, wallClockFormat } from '../util/wall-clock.js';
 import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
 import { buildMessages } from './build-messages.js';
 import type { AgentEvent, AgentEventHandler, AnswerCut, RunResult, TokenUsage } from './events.js';
@@ -418,21 +419,11 @@ function formatDate(date: Date): string {
 
 /** `Current time: Thursday, 3 December 2026, 09:05 (Europe/Berlin, GMT+01:00).` for a date, in `zone`. */
 function timeNow(zone: string | undefined): (date: Date) => string {
-  const format = new Intl.DateTimeFormat('en-GB', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: zone,
-    timeZoneName: 'longOffset',
-  });
+  // The zone was checked at start-up (DEFAULT_TIMEZONE); the system's own is the fallback.
+  const format = wallClockFormat(zone) ?? (wallClockFormat(undefined) as Intl.DateTimeFormat);
   const name = format.resolvedOptions().timeZone;
   return (date) => {
-    const parts = format.formatToParts(date);
-    const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-    const day = `${part('weekday')}, ${part('day')} ${part('month')} ${part('year')}`;
-    return `Current time: ${day}, ${part('hour')}:${part('minute')} (${name}, ${part('timeZoneName')}).`;
+    const clock = readWallClock(format, date);
+    return `Current time: ${clock.text} (${name}, ${clock.offset}).`;
   };
 }

@@ -41,6 +41,12 @@ function partsIn(
   };
 }
 
+/** How far `timeZone`'s wall clock is ahead of UTC at `at`, in ms (undefined: the system's zone). */
+export function zoneOffsetMs(timeZone: string | undefined, at: number): number {
+  const p = partsIn(at, timeZone);
+  return Date.UTC(p.y, p.m - 1, p.d, p.h, p.mi, p.s) - Math.floor(at / 1000) * 1000;
+}
+
 /** The instant when the wall clock in `timeZone` reads y-m-d 00:00 (the first such instant across DST). */
 function localMidnight(y: number, m: number, d: number, timeZone: string | undefined): number {
   const wall = Date.UTC(y, m - 1, d);

@@ -1,3 +1,5 @@
+import type { UsageTotals } from './usage-store.js';
+
 /** Which usage records the admin page's charts count: `since <= at < until`, narrowed by any filter given. */
 export interface AdminStatsQuery {
   since: number;
@@ -11,18 +13,10 @@ export interface AdminStatsQuery {
 }
 
 /** One day's usage on one platform. */
-export interface DailyUsage {
+export interface DailyUsage extends Omit<UsageTotals, 'group'> {
   /** Days since 1970-01-01 (in the query's offset). */
   day: number;
   platform: string;
-  /** Questions taken (not refused or limited). */
-  questions: number;
-  refused: number;
-  limited: number;
-  modelCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens: number;
 }
 
 /** How many answered runs of a day took about `ms` (two significant digits). */

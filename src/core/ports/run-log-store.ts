@@ -29,8 +29,8 @@ export type RunStep =
   | { kind: 'answer'; at: number; text: string; truncated?: string | undefined }
   | { kind: 'notice' | 'error'; at: number; code: string; text: string };
 
-/** A run's log as recorded: the usage record it belongs to, what was asked, its steps and the answer. */
-export interface RunLog {
+/** Who asked what, where: known when a question is taken. */
+export interface RunLogStart {
   /** The usage record's id (one run, one record). */
   usageId: number;
   /** When the run was taken, ms since the epoch. */
@@ -39,6 +39,10 @@ export interface RunLog {
   key: string;
   userId: string | null;
   question: string;
+}
+
+/** A run's log as recorded: the usage record it belongs to, what was asked, its steps and the answer. */
+export interface RunLog extends RunLogStart {
   answer: string | null;
   steps: RunStep[];
 }

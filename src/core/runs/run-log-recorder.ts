@@ -1,20 +1,10 @@
 import type { AgentEvent, AgentEventHandler } from '../agent/events.js';
-import type { RunLog, RunStep } from '../ports/run-log-store.js';
+import type { RunLog, RunLogStart, RunStep } from '../ports/run-log-store.js';
 
 /** Longest thought, tool input or observation a run log keeps (the rest is cut with a marker). */
 export const MAX_LOGGED_CHARS = 4000;
 /** Longest question or answer a run log keeps. */
 export const MAX_LOGGED_TEXT_CHARS = 20_000;
-
-/** Who asked what, where: known when a question is taken. */
-export interface RunLogStart {
-  usageId: number;
-  at: number;
-  platform: string;
-  key: string;
-  userId: string | null;
-  question: string;
-}
 
 /** Writes down a run's steps as its events pass by, with their times. */
 export interface RunLogRecorder {

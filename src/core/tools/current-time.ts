@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readWallClock, wallClockFormat } from '../util/wall-clock.js';
 import { defineTool, ToolInputError } from './define-tool.js';
 import type { ToolFactory } from './registry.js';
 
@@ -25,40 +26,17 @@ export const currentTimeTool: ToolFactory<CurrentTimeSettings> = (settings) =>
     execute({ timezone }) {
       const fallback = settings.DEFAULT_TIMEZONE;
       const zone = timezone || fallback || Intl.DateTimeFormat().resolvedOptions().timeZone;
-      const format = formatter(zone);
+      const format = wallClockFormat(zone, true);
       if (!format) {
         const source = timezone ? '' : ' (the DEFAULT_TIMEZONE setting)';
         throw new ToolInputError(
           `Unknown time zone "${zone}"${source}. Use an IANA name such as "Europe/Paris", "America/New_York" or "UTC".`,
         );
       }
-      const parts = Object.fromEntries(format.formatToParts(new Date()).map((p) => [p.type, p.value]));
+      const clock = readWallClock(format, new Date());
       // Intl canonicalises some names (Asia/Kolkata → Asia/Calcutta); keep the caller's unless only case differs.
       const canonical = format.resolvedOptions().timeZone;
       const shown = canonical.toLowerCase() === zone.toLowerCase() ? canonical : zone;
-      return (
-        `${parts.weekday}, ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute}:${parts.second} ` +
-        `in ${shown} (${parts.timeZoneName}).`
-      );
+      return `${clock.text} in ${shown} (${clock.offset}).`;
     },
   });
-
-// Intl is the IANA authority at hand: it throws a RangeError for any zone it does not know.
-function formatter(timeZone: string): Intl.DateTimeFormat | undefined {
-  try {
-    return new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'longOffset',
-    });
-  } catch {
-    return undefined;
-  }
-}

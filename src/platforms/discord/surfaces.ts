@@ -10,6 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import type { ButtonRow } from './buttons.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
 import type { AnswerSurface } from './render.js';
+import type { PostEditable } from './steps.js';
 
 /** The bot's reply to a message: edited with the answer, threads started from it, overflow in its channel. */
 export function replySurface(reply: Message, options: { threads: boolean }): AnswerSurface {
@@ -29,19 +30,9 @@ export function replySurface(reply: Message, options: { threads: boolean }): Ans
       await send(text);
     },
     async post(text, buttons) {
-      if (!reply.channel.isSendable()) throw new Error(`cannot send in channel ${reply.channelId}`);
-      const message = await reply.channel.send({
-        content: text,
-        allowedMentions: NO_PINGS,
-        ...(buttons ? { components: buttons } : {}),
-      });
-      return async (next, rows) => {
-        await message.edit({
-          content: next,
-          allowedMentions: NO_PINGS,
-          ...(rows ? { components: rows } : {}),
-        });
-      };
+      const channel = reply.channel;
+      if (!channel.isSendable()) throw new Error(`cannot send in channel ${reply.channelId}`);
+      return postEditable((options) => channel.send(options), text, buttons);
     },
     openThread: options.threads
       ? async (name) => {
@@ -49,20 +40,7 @@ export function replySurface(reply: Message, options: { threads: boolean }): Ans
             name,
             autoArchiveDuration: ThreadAutoArchiveDuration.OneDay,
           });
-          return async (text, buttons) => {
-            const message = await thread.send({
-              content: text,
-              allowedMentions: NO_PINGS,
-              ...(buttons ? { components: buttons } : {}),
-            });
-            return async (next, rows) => {
-              await message.edit({
-                content: next,
-                allowedMentions: NO_PINGS,
-                ...(rows ? { components: rows } : {}),
-              });
-            };
-          };
+          return (text, buttons) => postEditable((options) => thread.send(options), text, buttons);
         }
       : undefined,
   };
@@ -226,4 +204,28 @@ export function interactionSurface(
       await editInChannel(id, { content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) });
     };
   }
+}
+
+/** What a sent message carries: text without pings, and buttons when given. */
+interface Outgoing {
+  content: string;
+  allowedMentions: typeof NO_PINGS;
+  components?: ButtonRow[];
+}
+
+/** Sends `text` (with `buttons`) through `send`, and resolves with the function that edits that message. */
+async function postEditable(
+  send: (options: Outgoing) => Promise<Message>,
+  text: string,
+  buttons?: ButtonRow[],
+): ReturnType<PostEditable> {
+  const shown = (content: string, rows?: ButtonRow[]): Outgoing => ({
+    content,
+    allowedMentions: NO_PINGS,
+    ...(rows ? { components: rows } : {}),
+  });
+  const message = await send(shown(text, buttons));
+  return async (next, rows) => {
+    await message.edit(shown(next, rows));
+  };
 }

@@ -15,6 +15,7 @@ export interface StaticFile {
 /** The page's files (in `public/`): URL path, file name, content type. */
 const FILES = [
   ['/', 'index.html', 'text/html; charset=utf-8'],
+  ['/theme.css', 'theme.css', 'text/css; charset=utf-8'],
   ['/app.css', 'app.css', 'text/css; charset=utf-8'],
   ['/app.js', 'app.js', 'text/javascript; charset=utf-8'],
   ['/markdown.js', 'markdown.js', 'text/javascript; charset=utf-8'],

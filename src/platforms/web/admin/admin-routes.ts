@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Config } from '../../../config.js';
 import type { Assistant } from '../../../core/assistant.js';
+import { zoneOffsetMs } from '../../../core/governance/zoned-time.js';
 import type { Logger } from '../../../core/logger.js';
 import type { RunLogStore } from '../../../core/ports/run-log-store.js';
 import type { UsageOutcome } from '../../../core/ports/usage-store.js';
@@ -15,7 +16,6 @@ import { chartData } from './admin-charts.js';
 import { mountAdminFiles } from './admin-files.js';
 import { ADMIN_COOKIE, type AdminGate } from './admin-gate.js';
 import { settingsOverview } from './settings-overview.js';
-import { zoneOffsetMs } from './zone-offset.js';
 
 /** The periods the page offers, in days. */
 export const PERIODS = [7, 30, 90] as const;
