@@ -270,7 +270,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     startingModel: fallback ? models.startingModel : undefined,
     memoryCommands: recall
       ? createMemoryCommands({
-          store: runLogs ? forgettingRunLogs(recall.store, runLogs.store) : recall.store,
+          store: forgettingAlso(recall.store, runLogs?.store, scheduling?.store),
           isAdmin: (asker) => governor.isAdmin(asker),
         })
       : undefined,
@@ -301,10 +301,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
 }
 
-/** The memory commands' store, whose forget-me also drops the person's run logs (there, or everywhere). */
-function forgettingRunLogs<S extends Pick<ArchiveStore, 'forgetPerson'> & NotesStore>(
+/**
+ * The memory commands' store, whose forget-me also drops the person's run logs and the questions they
+ * scheduled (there, or everywhere).
+ */
+function forgettingAlso<S extends Pick<ArchiveStore, 'forgetPerson'> & NotesStore>(
   store: S,
-  runLogs: RunLogStore,
+  runLogs: RunLogStore | undefined,
+  schedules: ScheduleStore | undefined,
 ): Pick<ArchiveStore, 'forgetPerson'> & NotesStore {
   return {
     notesFor: (...args) => store.notesFor(...args),
@@ -312,8 +316,11 @@ function forgettingRunLogs<S extends Pick<ArchiveStore, 'forgetPerson'> & NotesS
     deleteNote: (...args) => store.deleteNote(...args),
     async forgetPerson(request) {
       const report = await store.forgetPerson(request);
-      await runLogs.forgetRunLogs(request.principal, request.key);
-      return report;
+      await runLogs?.forgetRunLogs(request.principal, request.key);
+      if (!schedules) return report;
+      const theirs = await schedules.schedules({ creator: request.principal, key: request.key });
+      for (const schedule of theirs) await schedules.deleteSchedule(schedule.id);
+      return { ...report, schedules: theirs.length };
     },
   };
 }

@@ -94,7 +94,8 @@ export function createMemoryCommands(deps: MemoryCommandsDeps): MemoryCommands {
       const where = everywhere ? 'in every channel' : 'in this channel';
       return (
         `Forgotten ${where}: ${report.turns} turns (questions and their answers), ${report.notes} notes, ` +
-        `${report.usage} usage details. Usage of the last two days keeps the name while limits count it; ` +
+        `${report.usage} usage details${report.schedules ? `, ${report.schedules} scheduled question${report.schedules === 1 ? '' : 's'}` : ''}. ` +
+        `Usage of the last two days keeps the name while limits count it; ` +
         'the running summary is not rewritten (/reset clears it).'
       );
     },

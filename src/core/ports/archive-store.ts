@@ -35,6 +35,8 @@ export interface ForgetReport {
   notes: number;
   /** Usage records no longer naming the person, and votes removed. */
   usage: number;
+  /** Questions the person had scheduled, cancelled (when the bot keeps schedules). */
+  schedules?: number | undefined;
 }
 
 /** Whose data forget-me removes, and where. */
