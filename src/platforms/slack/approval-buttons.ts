@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger.js';
 import { parseRunActionId } from '../shared/run-actions.js';
 import { WORDING } from '../shared/wording.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
+import { textModal } from './text-modal.js';
 import type { UserDirectory } from './user-names.js';
 
 /** The Deny form's callback_id. */
@@ -27,35 +28,18 @@ interface DenyTarget {
   threadTs?: string | undefined;
 }
 
-/**
- * The Deny form: an optional reason the model reads. Modal rules: `title` and `submit` "Maximum length
- * … 24 characters", `private_metadata` "Maximum length … 3000 characters"
- * (https://docs.slack.dev/reference/views/modal-views), a plain-text input's `max_length` at most 3000
- * (https://docs.slack.dev/reference/block-kit/block-elements/plain-text-input-element).
- */
+/** The Deny form: an optional reason the model reads. */
 export function denyModal(target: DenyTarget): types.ModalView {
-  return {
-    type: 'modal',
-    callback_id: DENY_VIEW,
-    private_metadata: JSON.stringify(target),
-    title: { type: 'plain_text', text: 'Deny this tool call' },
-    submit: { type: 'plain_text', text: 'Deny' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    blocks: [
-      {
-        type: 'input',
-        block_id: 'reason',
-        optional: true,
-        label: { type: 'plain_text', text: 'Why? The model reads it.' },
-        element: {
-          type: 'plain_text_input',
-          action_id: 'reason',
-          multiline: true,
-          max_length: MAX_REASON_CHARS,
-        },
-      },
-    ],
-  };
+  return textModal({
+    callbackId: DENY_VIEW,
+    metadata: JSON.stringify(target),
+    title: 'Deny this tool call',
+    submit: 'Deny',
+    close: 'Cancel',
+    field: 'reason',
+    label: 'Why? The model reads it.',
+    maxLength: MAX_REASON_CHARS,
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { slackPrincipal } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
 import type { Vote } from '../../core/ports/feedback-store.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
+import { textModal } from './text-modal.js';
 
 /** The modal's callback_id. */
 export const FEEDBACK_VIEW = 'tt_feedback_comment';
@@ -19,28 +20,16 @@ interface FeedbackTarget {
 
 /** The follow-up modal after a 👎: what went wrong, in words (optional). */
 export function feedbackModal(target: FeedbackTarget): types.ModalView {
-  return {
-    type: 'modal',
-    callback_id: FEEDBACK_VIEW,
-    private_metadata: JSON.stringify(target),
-    title: { type: 'plain_text', text: 'Feedback' },
-    submit: { type: 'plain_text', text: 'Send' },
-    close: { type: 'plain_text', text: 'Skip' },
-    blocks: [
-      {
-        type: 'input',
-        block_id: 'comment',
-        optional: true,
-        label: { type: 'plain_text', text: 'What was wrong with the answer?' },
-        element: {
-          type: 'plain_text_input',
-          action_id: 'comment',
-          multiline: true,
-          max_length: COMMENT_CHARS,
-        },
-      },
-    ],
-  };
+  return textModal({
+    callbackId: FEEDBACK_VIEW,
+    metadata: JSON.stringify(target),
+    title: 'Feedback',
+    submit: 'Send',
+    close: 'Skip',
+    field: 'comment',
+    label: 'What was wrong with the answer?',
+    maxLength: COMMENT_CHARS,
+  });
 }
 
 /** Stores the comment of a submitted feedback modal with the vote it follows. */

@@ -6,7 +6,7 @@ import type {
   DailyVotes,
   TopEntry,
 } from '../../core/ports/admin-stats-store.js';
-import { bucketMs, distinct } from '../admin-stats-rows.js';
+import { bucketMs, distinct, statsParams } from '../admin-stats-rows.js';
 import type { PostgresDb } from './postgres-db.js';
 
 type Values = Record<string, unknown>;
@@ -117,20 +117,7 @@ export function postgresAdminStats(db: PostgresDb): AdminStatsStore {
       return rows;
     },
     async adminStats(query: AdminStatsQuery, top: number): Promise<AdminStats> {
-      const values: Values = {
-        since: query.since,
-        until: query.until,
-        sinceHour: Math.floor(query.since / 3_600_000),
-        untilHour: Math.ceil(query.until / 3_600_000),
-        sinceDay: Math.floor(query.since / 86_400_000),
-        untilDay: Math.floor((query.until - 1) / 86_400_000),
-        offset: query.offsetMs,
-        platform: query.platform ?? null,
-        key: query.key ?? null,
-        userId: query.userId ?? null,
-        model: query.model ?? null,
-        top,
-      };
+      const values: Values = statsParams(query, top);
       const reader = query.userId ? BY_USER : query.key ? BY_KEY : ROLLUPS;
       const tops = reader === ROLLUPS && query.model ? ALL : reader;
       const run = <R extends Record<string, unknown>>(sql: string) =>

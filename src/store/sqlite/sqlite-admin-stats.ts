@@ -8,7 +8,7 @@ import type {
   ToolCount,
   TopEntry,
 } from '../../core/ports/admin-stats-store.js';
-import { bucketMs, distinct } from '../admin-stats-rows.js';
+import { bucketMs, distinct, statsParams } from '../admin-stats-rows.js';
 import type { FailWith } from './sqlite-usage.js';
 
 type Params = Record<string, unknown>;
@@ -139,20 +139,7 @@ export function sqliteAdminStats(db: Database.Database, fail: FailWith): AdminSt
       }
     },
     async adminStats(query: AdminStatsQuery, top: number): Promise<AdminStats> {
-      const params: Params = {
-        since: query.since,
-        until: query.until,
-        sinceHour: Math.floor(query.since / 3_600_000),
-        untilHour: Math.ceil(query.until / 3_600_000),
-        sinceDay: Math.floor(query.since / 86_400_000),
-        untilDay: Math.floor((query.until - 1) / 86_400_000),
-        offset: query.offsetMs,
-        platform: query.platform ?? null,
-        key: query.key ?? null,
-        userId: query.userId ?? null,
-        model: query.model ?? null,
-        top,
-      };
+      const params: Params = statsParams(query, top);
       const reader = query.userId ? byUser : query.key ? byKey : rollups;
       // The rollups keep no model per person or conversation: one model's tops come from the records.
       const tops = reader === rollups && query.model ? all : reader;

@@ -235,35 +235,27 @@ function chartSpecs(c) {
       lines: [{ label: 'cached', values: c.cachedShare }],
       format: percent,
     },
-    {
-      name: 'votes',
-      title: 'Votes per day (up / down)',
-      bars: [
-        { label: 'up', values: c.up },
-        { label: 'down', values: c.down },
-      ],
-      format: number,
-    },
-    {
-      name: 'duration',
-      title: 'Run duration p50 / p95',
-      lines: [
-        { label: 'p50', values: c.p50 },
-        { label: 'p95', values: c.p95 },
-      ],
-      format: ms,
-    },
-    {
-      name: 'refusals',
-      title: 'Refused and limited per day',
-      bars: [
-        { label: 'refused', values: c.refused },
-        { label: 'limited', values: c.limited },
-      ],
-      format: number,
-    },
+    pair('votes', 'Votes per day (up / down)', 'bars', { up: c.up, down: c.down }, number),
+    pair('duration', 'Run duration p50 / p95', 'lines', { p50: c.p50, p95: c.p95 }, ms),
+    pair(
+      'refusals',
+      'Refused and limited per day',
+      'bars',
+      { refused: c.refused, limited: c.limited },
+      number,
+    ),
   );
   return specs;
+}
+
+/** A chart of a few series drawn the same way (`bars` or `lines`), labelled by their keys. */
+function pair(name, title, kind, series, format) {
+  return {
+    name,
+    title,
+    [kind]: Object.entries(series).map(([label, values]) => ({ label, values })),
+    format,
+  };
 }
 
 function drawCharts(c) {
