@@ -813,6 +813,50 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   wsUrl = `ws://127.0.0.1:${port}/gateway`;
   baseUrl = `http://127.0.0.1:${port}`;
 
+  /**
+   * Dispatches an interaction a person made on `message` (3: a button press, 5: a modal submitted from it)
+   * and records it for its callbacks; returns its id and token.
+   */
+  function dispatchOnMessage(
+    type: 3 | 5,
+    data: Record<string, unknown>,
+    on: { message: FakeMessage; user: FakeUser; roles?: readonly string[] },
+  ) {
+    const { message, user } = on;
+    const id = snowflake();
+    const token = `token-${id}`;
+    const channelId = message.channel_id;
+    interactions.set(token, {
+      id,
+      command: false,
+      channelId,
+      user,
+      createdAt: clock(),
+      acknowledged: false,
+      ...(type === 5 ? { modalSubmit: true } : {}),
+    });
+    const channel = channels.get(channelId);
+    const guild = channel?.guild_id;
+    dispatch('INTERACTION_CREATE', {
+      id,
+      application_id: applicationId,
+      type,
+      token,
+      version: 1,
+      locale: 'en-US',
+      data,
+      message,
+      channel_id: channelId,
+      channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
+      ...(guild ? { guild_id: guild, member: member(user, undefined, on.roles) } : { user }),
+      app_permissions: ALL_PERMISSIONS,
+      entitlements: [],
+      authorizing_integration_owners: {},
+      context: guild ? 0 : 1,
+    });
+    return { id, token };
+  }
+
   return {
     /** The REST base to give discord.js (`rest.api`), i.e. DISCORD_API_URL. */
     apiUrl: `http://127.0.0.1:${port}/api`,
@@ -975,38 +1019,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       user: FakeUser;
       roles?: readonly string[];
     }) {
-      const { message, customId, user } = options;
-      const id = snowflake();
-      const token = `token-${id}`;
-      const channelId = message.channel_id;
-      interactions.set(token, {
-        id,
-        command: false,
-        channelId,
-        user,
-        createdAt: clock(),
-        acknowledged: false,
-      });
-      const channel = channels.get(channelId);
-      const guild = channel?.guild_id;
-      dispatch('INTERACTION_CREATE', {
-        id,
-        application_id: applicationId,
-        type: 3,
-        token,
-        version: 1,
-        locale: 'en-US',
-        data: { custom_id: customId, component_type: 2 },
-        message,
-        channel_id: channelId,
-        channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
-        ...(guild ? { guild_id: guild, member: member(user, undefined, options.roles) } : { user }),
-        app_permissions: ALL_PERMISSIONS,
-        entitlements: [],
-        authorizing_integration_owners: {},
-        context: guild ? 0 : 1,
-      });
-      return { id, token };
+      return dispatchOnMessage(3, { custom_id: options.customId, component_type: 2 }, options);
     },
     /**
      * Dispatches INTERACTION_CREATE for the submission of the modal `customId` opened from a button on
@@ -1019,45 +1032,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       values: Record<string, string>;
       roles?: readonly string[];
     }) {
-      const { message, customId, user } = options;
-      const id = snowflake();
-      const token = `token-${id}`;
-      const channelId = message.channel_id;
-      interactions.set(token, {
-        id,
-        command: false,
-        channelId,
-        user,
-        createdAt: clock(),
-        acknowledged: false,
-        modalSubmit: true,
-      });
-      const channel = channels.get(channelId);
-      const guild = channel?.guild_id;
-      dispatch('INTERACTION_CREATE', {
-        id,
-        application_id: applicationId,
-        type: 5,
-        token,
-        version: 1,
-        locale: 'en-US',
-        data: {
-          custom_id: customId,
-          components: Object.entries(options.values).map(([field, value]) => ({
-            type: 1,
-            components: [{ type: 4, custom_id: field, value }],
-          })),
-        },
-        message,
-        channel_id: channelId,
-        channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
-        ...(guild ? { guild_id: guild, member: member(user, undefined, options.roles) } : { user }),
-        app_permissions: ALL_PERMISSIONS,
-        entitlements: [],
-        authorizing_integration_owners: {},
-        context: guild ? 0 : 1,
-      });
-      return { id, token };
+      const components = Object.entries(options.values).map(([field, value]) => ({
+        type: 1,
+        components: [{ type: 4, custom_id: field, value }],
+      }));
+      return dispatchOnMessage(5, { custom_id: options.customId, components }, options);
     },
     /** Answers the next `times` matching calls with `response` instead of handling them. */
     respond(match: CallMatcher, response: FakeResponse, times = 1) {
