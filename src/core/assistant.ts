@@ -1,5 +1,10 @@
 import type { AgentEventHandler, RunResult } from './agent/events.js';
-import type { ApprovalPress, ApprovalVerdict, Approver } from './approvals/create-approvals.js';
+import type {
+  ApprovalCallView,
+  ApprovalPress,
+  ApprovalVerdict,
+  Approver,
+} from './approvals/create-approvals.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
 import type { Attachment, ContextMessage } from './input/types.js';
@@ -104,6 +109,12 @@ export interface Assistant {
   decideApproval?(id: string, who: Approver, verdict: ApprovalVerdict): Promise<ApprovalPress>;
   /** Whether `who` may decide pending approval `id` (before a platform opens a form for a denial's reason). */
   checkApproval?(id: string, who: Approver): Promise<ApprovalPress | { status: 'allowed' }>;
+  /**
+   * The exact call pending approval `id` waits on (its tool and its whole arguments), for whoever may decide
+   * it: what a platform shows one click away when its message had to cut the arguments. Undefined when the
+   * approval is no longer pending; `forbidden`/`expired` presses say why not.
+   */
+  approvalCall?(id: string, who: Approver): Promise<ApprovalCallView>;
   /** `/settings approvals [revoke <tool>|all]` (admins): the tools that ask first here, and revoking grants. */
   approvalsCommand?(asker: Asker, settingsKey: string, args: string): Promise<string>;
   /** Stops taking work and waits for runs and memory compression in flight. */

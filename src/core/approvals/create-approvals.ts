@@ -27,6 +27,11 @@ export type ApprovalPress =
   | { status: 'approved' | 'denied' }
   | { status: 'forbidden' | 'expired'; message: string };
 
+/** The call a pending approval waits on, for one who may decide it; else why they may not see it. */
+export type ApprovalCallView =
+  | { status: 'allowed'; tool: string; input: unknown }
+  | { status: 'forbidden' | 'expired'; message: string };
+
 /** The run a gate guards: where it answers and who asked. */
 export interface GatedRun {
   platform: string;
@@ -48,6 +53,8 @@ export interface Approvals {
    * reason of a denial, so only those who may deny see one.
    */
   check(id: string, who: Approver): Promise<ApprovalPress | { status: 'allowed' }>;
+  /** The tool and whole arguments of pending approval `id`, for one who may decide it. */
+  call(id: string, who: Approver): Promise<ApprovalCallView>;
   /** Calls waiting for a person now. */
   pending(): number;
   /** The latest decisions of the last 30 days (admins' `/usage`); none when decisions are not kept. */
@@ -67,6 +74,7 @@ export interface ApprovalsDeps {
 interface Pending {
   run: GatedRun;
   tool: string;
+  input: unknown;
   digest: string;
   requestedAt: number;
   settle(outcome: ApprovalOutcome, by?: Approver, reason?: string): void;
@@ -125,6 +133,19 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
     });
   };
 
+  /** The pending entry `who` may decide, or the private line saying why not. */
+  const decidable = async (
+    id: string,
+    who: Approver,
+  ): Promise<{ entry: Pending } | { status: 'forbidden' | 'expired'; message: string }> => {
+    const entry = pending.get(id);
+    if (!entry || entry.settled) return { status: 'expired', message: APPROVAL_EXPIRED };
+    if (!(await mayDecide(entry, who))) {
+      return { status: 'forbidden', message: approvalForbidden(settings.APPROVERS) };
+    }
+    return { entry };
+  };
+
   return {
     settings,
     pending: () => pending.size,
@@ -151,6 +172,7 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
               const entry: Pending = {
                 run,
                 tool,
+                input: call.input,
                 digest: argumentsDigest(call.input),
                 requestedAt: now(),
                 settled: false,
@@ -212,12 +234,14 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
       };
     },
     async check(id, who) {
-      const entry = pending.get(id);
-      if (!entry || entry.settled) return { status: 'expired', message: APPROVAL_EXPIRED };
-      if (!(await mayDecide(entry, who))) {
-        return { status: 'forbidden', message: approvalForbidden(settings.APPROVERS) };
-      }
-      return { status: 'allowed' };
+      const found = await decidable(id, who);
+      return 'entry' in found ? { status: 'allowed' } : found;
+    },
+    async call(id, who) {
+      const found = await decidable(id, who);
+      return 'entry' in found
+        ? { status: 'allowed', tool: found.entry.tool, input: found.entry.input }
+        : found;
     },
     async decide(id, who, verdict) {
       const entry = pending.get(id);

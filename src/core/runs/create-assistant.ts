@@ -412,7 +412,13 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     history: (key) => memory.context(key),
     memoryCommand: (asker, key, args) => deps.memoryCommands?.run(asker, key, args),
     ...(deps.scheduleCommand ? { scheduleCommand: deps.scheduleCommand } : {}),
-    ...(deps.approvals ? { decideApproval: deps.approvals.decide, checkApproval: deps.approvals.check } : {}),
+    ...(deps.approvals
+      ? {
+          decideApproval: deps.approvals.decide,
+          checkApproval: deps.approvals.check,
+          approvalCall: deps.approvals.call,
+        }
+      : {}),
     async approvalsCommand(asker, settingsKey, args) {
       const admin = governor
         ? await governor.isAdmin(asker)
