@@ -1,6 +1,7 @@
 import type { Store } from '../../src/core/ports/store.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
+import { approvalWaitsContract } from '../contract/approval-waits-contract.js';
 import { approvalsContract } from '../contract/approvals-contract.js';
 import { archiveContract } from '../contract/archive-contract.js';
 import { feedbackContract } from '../contract/feedback-contract.js';
@@ -42,4 +43,5 @@ postgresSuite('Postgres store contract', (url) => {
   runLogsContract('Postgres', openFixture);
   schedulesContract('Postgres', openFixture);
   approvalsContract('Postgres', openFixture);
+  approvalWaitsContract('Postgres', openFixture);
 });

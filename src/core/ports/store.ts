@@ -1,4 +1,5 @@
 import type { ApprovalStore } from './approval-store.js';
+import type { ApprovalWaitStore } from './approval-wait-store.js';
 import type { ArchiveStore } from './archive-store.js';
 import type { ChannelSettingsStore } from './channel-settings-store.js';
 import type { ConversationStore } from './conversation-store.js';
@@ -22,4 +23,5 @@ export type Store = ConversationStore &
   WebChatStore &
   ScheduleStore &
   RunLogStore &
-  ApprovalStore;
+  ApprovalStore &
+  ApprovalWaitStore;

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { StorageError } from '../../core/errors.js';
+import { approvalWaitsMigration } from '../approval-wait-rows.js';
 import { PG_APPROVALS_MIGRATION } from './postgres-approvals.js';
 import { openPostgresDb, type PostgresDb, type PostgresOptions } from './postgres-db.js';
 import { PG_RUN_LOGS_MIGRATION } from './postgres-run-logs.js';
@@ -180,6 +181,8 @@ export const PG_MIGRATIONS: readonly string[] = [
   PG_RUN_LOGS_MIGRATION,
   // 11: tool-call approvals and per-channel grants (see postgres-approvals.ts).
   PG_APPROVALS_MIGRATION,
+  // 12: tool calls waiting for a person, resumable after a restart (see approval-wait-rows.ts).
+  approvalWaitsMigration('postgres'),
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { ConversationStore, StoredTurn } from '../../core/ports/conversation-store.js';
 import type { Store } from '../../core/ports/store.js';
+import { postgresApprovalWaits } from './postgres-approval-waits.js';
 import { postgresApprovals } from './postgres-approvals.js';
 import { postgresArchive } from './postgres-archive.js';
 import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
@@ -50,6 +51,7 @@ export async function openPostgresStore(
     ...postgresSchedules(db),
     ...postgresRunLogs(db),
     ...postgresApprovals(db),
+    ...postgresApprovalWaits(db),
     // Forgetting a person forgets their web conversations too (titles and the steps of every answer).
     async forgetPerson(request) {
       const report = await archive.forgetPerson(request);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { approvalWaitsMigration } from '../approval-wait-rows.js';
 import { SQLITE_APPROVALS_MIGRATION } from './sqlite-approvals.js';
 import { SQLITE_RUN_LOGS_MIGRATION } from './sqlite-run-logs.js';
 import { SQLITE_SCHEDULES_MIGRATION } from './sqlite-schedules.js';
@@ -150,6 +151,8 @@ export const MIGRATIONS: readonly string[] = [
   SQLITE_RUN_LOGS_MIGRATION,
   // 11: tool-call approvals and per-channel grants (see sqlite-approvals.ts).
   SQLITE_APPROVALS_MIGRATION,
+  // 12: tool calls waiting for a person, resumable after a restart (see approval-wait-rows.ts).
+  approvalWaitsMigration('sqlite'),
 ];
 
 /** Brings the schema up to date in one write transaction; returns the version it started from. */

@@ -12,6 +12,7 @@ import type {
 } from '../../core/ports/conversation-store.js';
 import type { Store } from '../../core/ports/store.js';
 import { guardFile } from './guard-file.js';
+import { sqliteApprovalWaits } from './sqlite-approval-waits.js';
 import { sqliteApprovals } from './sqlite-approvals.js';
 import { sqliteArchive } from './sqlite-archive.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
@@ -197,6 +198,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteSchedules(db, fail),
     ...sqliteRunLogs(db, fail),
     ...sqliteApprovals(db, fail),
+    ...sqliteApprovalWaits(db, fail),
     // Forgetting a person forgets their web conversations too (titles and the steps of every answer).
     async forgetPerson(request) {
       const report = await archive.forgetPerson(request);
