@@ -43,6 +43,17 @@ export interface InteractionCallback {
   /** 4 reply, 5 deferred reply, 6 deferred update (a button acknowledged silently), 7 update. */
   type: number;
   data: Json;
+  /** Files uploaded with it (`files[n]` of a multipart body), in order. */
+  files?: FakeUpload[];
+}
+
+/** A file a multipart request uploaded as one of its `files[n]` parts. */
+export interface FakeUpload {
+  /** The part's name, `files[n]`. */
+  field: string;
+  filename: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /** A canned answer for matching calls. */
@@ -126,6 +137,16 @@ export const DISCORD_LIMITS = {
    * https://discord.com/developers/docs/components/reference#text-input
    */
   modal: { title: 45, components: 5, label: 45, maxLength: 4_000 },
+  /**
+   * Uploads (https://discord.com/developers/docs/reference#uploading-files): a `multipart/form-data` body
+   * whose JSON is the `payload_json` part; every file part uniquely named `files[n]` with a `filename` in its
+   * Content-Disposition; "The default limit is 10 MiB" per file, else 413 40005. At most 10 files
+   * ("files[n] … Contents of the file being sent. See Uploading Files",
+   * https://discord.com/developers/docs/resources/message#create-message: "up to 10"). An interaction
+   * response takes files too, for callback types 4 and 7
+   * (https://discord.com/developers/docs/interactions/receiving-and-responding#create-interaction-response).
+   */
+  upload: { fileBytes: 10 * 1024 * 1024, files: 10, field: /^files\[\d+\]$/ },
   /** Thread `name`: "1-100 character channel name". https://discord.com/developers/docs/resources/channel#start-thread-from-message */
   threadName: 100,
   /** `auto_archive_duration`: "60, 1440, 4320, 10080". Same page. */
@@ -157,6 +178,8 @@ export const DISCORD_ERRORS = {
   invalidWebhookToken: { status: 401, code: 50027, message: 'Invalid Webhook Token' },
   emptyMessage: { status: 400, code: 50006, message: 'Cannot send an empty message' },
   invalidFormBody: { status: 400, code: 50035, message: 'Invalid Form Body' },
+  invalidJson: { status: 400, code: 50109, message: 'The request body contains invalid JSON.' },
+  entityTooLarge: { status: 413, code: 40005, message: 'Request entity too large' },
 } as const;
 
 type FieldErrors = Record<string, string>;
@@ -346,6 +369,52 @@ function commandChars(node: Json): number {
   return total;
 }
 
+/**
+ * A request body: JSON, or multipart with its JSON in `payload_json` and files in `files[n]` (see
+ * DISCORD_LIMITS.upload); what Discord refuses comes back as `refused`.
+ */
+async function parseBody(
+  contentType: string | undefined,
+  raw: Buffer,
+): Promise<{ body: Json; uploads: FakeUpload[] } | { refused: [number, unknown] }> {
+  const invalidJson = { refused: refuse(DISCORD_ERRORS.invalidJson) };
+  if (!contentType?.startsWith('multipart/form-data')) {
+    if (raw.length === 0) return { body: {}, uploads: [] };
+    try {
+      return { body: JSON.parse(raw.toString('utf8')), uploads: [] };
+    } catch {
+      return invalidJson;
+    }
+  }
+  const rules = DISCORD_LIMITS.upload;
+  const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  const uploads: FakeUpload[] = [];
+  const errors: FieldErrors = {};
+  const seen = new Set<string>();
+  let body: Json = {};
+  for (const [field, value] of form.entries()) {
+    if (seen.has(field)) errors[field] = 'Each part must be uniquely named.';
+    seen.add(field);
+    if (field === 'payload_json') {
+      try {
+        body = JSON.parse(typeof value === 'string' ? value : await value.text());
+      } catch {
+        return invalidJson;
+      }
+      continue;
+    }
+    if (!rules.field.test(field)) errors[field] = 'File parts must be named files[n].';
+    else if (typeof value === 'string' || !value.name) errors[field] = 'A file part needs a filename.';
+    else {
+      const content = Buffer.from(await value.arrayBuffer());
+      if (content.length > rules.fileBytes) return { refused: refuse(DISCORD_ERRORS.entityTooLarge) };
+      uploads.push({ field, filename: value.name, contentType: value.type, content });
+    }
+  }
+  if (uploads.length > rules.files) errors.files = `Must be ${rules.files} or fewer in length.`;
+  return Object.keys(errors).length > 0 ? { refused: invalidFormBody(errors) } : { body, uploads };
+}
+
 /** Options of {@link startFakeDiscord}. */
 export interface FakeDiscordOptions {
   /**
@@ -434,6 +503,22 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     messages.set(message.id, message);
     return message;
   };
+  /** An uploaded file as a message attachment, served by the fake's CDN route. */
+  const attach = (channelId: string, file: FakeUpload) => {
+    const id = snowflake();
+    // Discord names the type from the file's name when the part gives none.
+    const contentType = file.contentType || 'application/octet-stream';
+    files.set(id, { contentType, content: file.content });
+    const url = `${baseUrl}/attachments/${channelId}/${id}/${encodeURIComponent(file.filename)}`;
+    return {
+      id,
+      filename: file.filename,
+      size: file.content.length,
+      url,
+      proxy_url: url,
+      content_type: contentType,
+    };
+  };
   const edit = (message: FakeMessage | undefined, body: Json): [number, unknown] => {
     if (!message) return [404, { message: 'Unknown Message', code: 10008 }];
     if (typeof body.content === 'string') message.content = body.content;
@@ -467,7 +552,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     return [200, page];
   };
 
-  type Handler = (params: string[], body: Json, query: URLSearchParams) => [number, unknown?];
+  type Handler = (
+    params: string[],
+    body: Json,
+    query: URLSearchParams,
+    uploads: FakeUpload[],
+  ) => [number, unknown?];
   /** The REST routes the bot uses; ids are captured as params. */
   const routes: [string, RegExp, Handler][] = [
     [
@@ -537,7 +627,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     [
       'POST',
       /^\/interactions\/(\d+)\/([^/]+)\/callback$/,
-      ([id, token], body) => {
+      ([id, token], body, _, uploads) => {
         const interaction = interactions.get(token!);
         if (!interaction || interaction.id !== id) return refuse(DISCORD_ERRORS.unknownInteraction);
         if (clock() - interaction.createdAt > DISCORD_LIMITS.initialResponseMs)
@@ -556,13 +646,22 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         const errors = messageErrors(data, 'data.');
         if (Object.keys(errors).length > 0) return invalidFormBody(errors);
         if (body.type === 4 && isEmptyMessage(data)) return refuse(DISCORD_ERRORS.emptyMessage);
+        if (uploads.length > 0 && body.type !== 4 && body.type !== 7)
+          return invalidFormBody({ type: 'Files are only accepted with a message response.' });
         interaction.acknowledged = true;
-        callbacks.push({ id: id!, token: token!, type: body.type, data });
+        callbacks.push({
+          id: id!,
+          token: token!,
+          type: body.type,
+          data,
+          ...(uploads.length > 0 ? { files: uploads } : {}),
+        });
         if (body.type === 6) return [204]; // a button acknowledged: the message it is on stays as it is
         const flags = Number(data.flags ?? 0) | (body.type === 5 ? 128 : 0); // 128: loading ("thinking…")
         const original = store(interaction.channelId, bot, {
           content: data.content ?? '',
           components: data.components ?? [],
+          attachments: uploads.map((file) => attach(interaction.channelId, file)),
           flags,
           ...fromInteraction(interaction),
         });
@@ -661,6 +760,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     path: string,
     body: Json,
     query: URLSearchParams,
+    uploads: FakeUpload[] = [],
   ): [number, unknown?, Record<string, string>?] => {
     const override = overrides.find((o) => o.times > 0 && o.match({ method, path }));
     if (override) {
@@ -680,7 +780,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     for (const [verb, pattern, handler] of routes) {
       const match = verb === method ? pattern.exec(path) : null;
       if (!match) continue;
-      const [status, payload] = handler(match.slice(1), body, query);
+      const [status, payload] = handler(match.slice(1), body, query, uploads);
       return [status, payload, limit];
     }
     return [404, { message: `the fake Discord has no route ${method} ${path}`, code: 0 }];
@@ -750,13 +850,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     if (cdn) return serveFile(cdn[1]!, res);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const method = req.method ?? 'GET';
       const url = new URL(req.url ?? '/', 'http://x');
       const path = decodeURIComponent(url.pathname.replace(/^\/api\/v\d+/, ''));
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const body = raw ? JSON.parse(raw) : {};
-      const [status, payload, headers = {}] = handle(method, path, body, url.searchParams);
+      const parsed = await parseBody(req.headers['content-type'], Buffer.concat(chunks));
+      const body = 'refused' in parsed ? {} : parsed.body;
+      const [status, payload, headers = {}] =
+        'refused' in parsed ? parsed.refused : handle(method, path, body, url.searchParams, parsed.uploads);
       calls.push({ method, path, query: url.search, body, status, at: clock() });
       for (const wake of waiters) wake();
       if (payload === undefined) res.writeHead(status, headers).end();

@@ -16,8 +16,18 @@ export interface DiscordApprovalsOptions {
   onError: (err: unknown) => void;
 }
 
-/** Approve / Deny under a pending call. */
-export function approvalRow(id: string): ButtonRow {
+/**
+ * Approve / Deny under a pending call, and "Show all arguments" when the message had to cut them: three
+ * buttons, within a row's five, labels within 80 characters
+ * (https://discord.com/developers/docs/components/reference#action-row, #button).
+ */
+export function approvalRow(id: string, argumentsCut = false): ButtonRow {
+  const showAll = {
+    type: ComponentType.Button,
+    style: ButtonStyle.Secondary,
+    label: 'Show all arguments',
+    custom_id: runActionId('args', id),
+  } as const;
   return {
     type: ComponentType.ActionRow,
     components: [
@@ -33,14 +43,24 @@ export function approvalRow(id: string): ButtonRow {
         label: 'Deny',
         custom_id: runActionId('deny', id),
       },
+      ...(argumentsCut ? [showAll] : []),
     ],
   };
 }
 
+/** A call's arguments as shown: pretty JSON, or the text itself when they are text. */
+export function argumentsText(input: unknown): string {
+  return typeof input === 'string' ? input : (JSON.stringify(input, null, 2) ?? '');
+}
+
+/** Whether the approval message cuts the call's arguments. */
+export function argumentsCut(approval: PendingApproval): boolean {
+  return argumentsText(approval.input).length > ARGS_CHARS;
+}
+
 /** The message shown for a pending call: the tool, its exact arguments (as code), who decides and when it expires. */
 export function approvalMessage(approval: PendingApproval): string {
-  const text =
-    typeof approval.input === 'string' ? approval.input : (JSON.stringify(approval.input, null, 2) ?? '');
+  const text = argumentsText(approval.input);
   const shown = cut(text, ARGS_CHARS);
   const note = shown.cut
     ? `\n-# arguments cut here: ${text.length.toLocaleString('en')} characters in all`
@@ -92,7 +112,7 @@ export function createDiscordApprovals(options: DiscordApprovalsOptions) {
       for (const approval of waiting) {
         if (shown.has(approval.id)) continue;
         const editor = options
-          .post(approvalMessage(approval), [approvalRow(approval.id)])
+          .post(approvalMessage(approval), [approvalRow(approval.id, argumentsCut(approval))])
           .catch((err: unknown) => {
             options.onError(err);
             return undefined;

@@ -18,7 +18,7 @@ import { displayName } from './conversation.js';
 const REASON_FIELD = 'reason';
 
 /** Who pressed, as the core judges approvers: their principal, name and Manage Server right. */
-function approverOf(interaction: ButtonInteraction | ModalSubmitInteraction): Approver {
+export function approverOf(interaction: ButtonInteraction | ModalSubmitInteraction): Approver {
   return {
     principal: discordPrincipal(interaction.user.id),
     name: displayName(interaction.member, interaction.user),

@@ -4,6 +4,7 @@ import { discordPrincipal } from '../../core/governance/principal.js';
 import { parseRunActionId } from '../shared/run-actions.js';
 import { WORDING } from '../shared/wording.js';
 import type { DiscordContext } from './answer.js';
+import { handleArgumentsButton } from './arguments-reply.js';
 import { conversationKey, displayName } from './conversation.js';
 import { handleApprovalButton } from './handle-approval.js';
 
@@ -20,6 +21,10 @@ export async function handleButton(interaction: ButtonInteraction, ctx: DiscordC
   }
   if (pressed.action === 'approve' || pressed.action === 'deny') {
     await handleApprovalButton(interaction, ctx, pressed.action, pressed.runId);
+    return;
+  }
+  if (pressed.action === 'args') {
+    await handleArgumentsButton(interaction, ctx, pressed.runId);
     return;
   }
   const userId = interaction.user.id;

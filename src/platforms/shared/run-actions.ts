@@ -1,11 +1,11 @@
 /**
- * What a button asks for: stop the run, rate the finished answer, or approve or deny a pending tool call
- * (whose id then stands where the run's does).
+ * What a button asks for: stop the run, rate the finished answer, or approve, deny or see the whole
+ * arguments of a pending tool call (whose id then stands where the run's does).
  */
-export type RunAction = 'stop' | 'feedback_up' | 'feedback_down' | 'approve' | 'deny';
+export type RunAction = 'stop' | 'feedback_up' | 'feedback_down' | 'approve' | 'deny' | 'args';
 
 const PREFIX = 'tt';
-const ACTIONS: readonly RunAction[] = ['stop', 'feedback_up', 'feedback_down', 'approve', 'deny'];
+const ACTIONS: readonly RunAction[] = ['stop', 'feedback_up', 'feedback_down', 'approve', 'deny', 'args'];
 
 /** A button's id (Discord `custom_id`, Slack `action_id` + value): the action and the run it acts on, ≤ 100 chars. */
 export function runActionId(action: RunAction, runId: string): string {

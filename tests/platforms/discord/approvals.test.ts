@@ -10,6 +10,12 @@ import { stdioTestServer, writeMcpJson } from '../../mcp/mcp-fixture.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
 
 const ECHO = { toolCalls: [{ name: 'test__echo', arguments: { text: 'hi @everyone ```' } }] };
+/** Arguments far past the 1,500 characters the approval message shows, with what could escape a code block. */
+const LONG_ARGS = {
+  text: `${'a long line of text to echo, '.repeat(80)}@everyone \`\`\` <@123>`,
+  options: { prefix: 'x'.repeat(400) },
+};
+const LONG_ECHO = { toolCalls: [{ name: 'test__echo', arguments: LONG_ARGS }] };
 
 type Row = { components: { custom_id: string }[] };
 const buttonIds = (message: FakeMessage): string[] =>
@@ -49,7 +55,7 @@ describe('Discord: tool calls that wait for approval', () => {
         reply = b.discord
           .messages(b.discord.channelId)
           .find((m) => m.message_reference?.message_id === question.id);
-        approval = reply && b.discord.messages(reply.id).find((m) => buttonIds(m).length === 2);
+        approval = reply && b.discord.messages(reply.id).find((m) => buttonIds(m).length >= 2);
         return approval !== undefined;
       },
       { what: 'the approval message in the steps thread' },
@@ -80,6 +86,8 @@ describe('Discord: tool calls that wait for approval', () => {
     const [approveId, denyId] = buttonIds(approval);
     expect(parseRunActionId(approveId!)?.action).toBe('approve');
     expect(parseRunActionId(denyId!)?.action).toBe('deny');
+    // Nothing was cut, so there is nothing more to show.
+    expect(buttonIds(approval)).toHaveLength(2);
     expect(approval.content).toMatch(
       /^\*\*Approval needed:\*\* `test__echo`\n```\n\{\n {2}"text": "hi @everyone `\u200b``"\n\}\n```\n-# The asker or an admin decides; unanswered, it is denied <t:\d+:R>\.$/,
     );
@@ -165,6 +173,62 @@ describe('Discord: tool calls that wait for approval', () => {
     await waitUntil(() => reply.content === WORDING.stopped, { what: 'the answer to stop' });
     await waitUntil(() => buttonIds(approval).length === 0, { what: 'the buttons to go' });
     expect(approval.content).toMatch(/\*\*The answer ended before anyone decided\.\*\*$/);
+  });
+
+  describe('arguments too long for the message', () => {
+    const showAllId = (message: FakeMessage) =>
+      buttonIds(message).find((id) => parseRunActionId(id)?.action === 'args');
+    const labels = (message: FakeMessage) =>
+      ((message.components ?? []) as { components: { label: string; style: number }[] }[]).flatMap((row) =>
+        row.components.map((b) => `${b.label}:${b.style}`),
+      );
+
+    it('cuts them in the message and "Show all arguments" sends the asker the whole JSON as a private file', async () => {
+      bed = await start();
+      bed.model.script(LONG_ECHO, { content: 'Echoed.' });
+      const { reply, approval } = await askForApproval(bed);
+      expect(labels(approval)).toEqual(['Approve:3', 'Deny:4', 'Show all arguments:2']);
+      expect(approval.content).toContain('-# arguments cut here: ');
+      expect(approval.content).not.toContain('<@123>');
+
+      const answer = await press(bed, approval, showAllId(approval)!, bed.alice);
+      expect(answer).toMatchObject({ type: 4, data: { flags: 64, attachments: [{ id: '0' }] } });
+      expect(answer.data.content).toBe('The whole arguments of `test__echo`:');
+      expect(answer.files?.map((f) => f.filename)).toEqual(['arguments.json']);
+      // Only the presser sees it (ephemeral), in the thread they pressed in.
+      const shown = bed.discord.original(answer.token);
+      expect(shown).toMatchObject({ channel_id: approval.channel_id, flags: 64 });
+      const file = await fetch(shown!.attachments[0].url);
+      const text = await file.text();
+      expect(text).toBe(JSON.stringify(LONG_ARGS, null, 2));
+      expect(JSON.parse(text)).toEqual(LONG_ARGS);
+
+      // The press decided nothing: the call still waits, and the asker can approve it.
+      expect(reply.content).toBe('Waiting for approval of test__echo…');
+      expect((await press(bed, approval, buttonIds(approval)[0]!, bed.alice)).type).toBe(6);
+      await answerOf(bed, reply, 'Echoed.');
+    });
+
+    it('tells a stranger privately, without the arguments; after the decision a press has expired', async () => {
+      bed = await start();
+      bed.model.script(LONG_ECHO, { content: 'Echoed.' });
+      const { reply, approval } = await askForApproval(bed);
+      const showAll = showAllId(approval)!;
+      const refused = await press(bed, approval, showAll, bed.discord.user('bob'));
+      expect(refused).toMatchObject({
+        type: 4,
+        data: { content: 'Only the asker or an admin can approve this.', flags: 64 },
+      });
+      expect(refused.files).toBeUndefined();
+
+      expect((await press(bed, approval, buttonIds(approval)[0]!, bed.alice)).type).toBe(6);
+      await answerOf(bed, reply, 'Echoed.');
+      await waitUntil(() => buttonIds(approval).length === 0, { what: 'the buttons to go' });
+      // A press that was on its way when the buttons went.
+      const late = await press(bed, approval, showAll, bed.alice);
+      expect(late).toMatchObject({ type: 4, data: { content: 'This request has expired.', flags: 64 } });
+      expect(late.files).toBeUndefined();
+    });
   });
 
   it('once-per-channel: after one approval the tool runs without asking in this channel', async () => {
