@@ -1,6 +1,7 @@
 import { userInfo } from 'node:os';
 import dotenv from 'dotenv';
 import { type Config, parseConfig, SECRET_KEYS } from './config.js';
+import { resumerThrough } from './core/approvals/resume-through.js';
 import { createCore } from './core/create-core.js';
 import { ConfigError, StorageLostError, ThinkthreadError } from './core/errors.js';
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
       recall: { store, settings: recallSettingsFrom(config) },
       schedules: { store, settings: scheduleSettingsFrom(config) },
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
-      approvals: { store, settings: approvalSettingsFrom(config) },
+      approvals: { store, waits: store, settings: approvalSettingsFrom(config) },
       observer: metrics?.observer,
       logger,
     });
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
     logger.info({ reason }, 'shutting down');
     // No scheduled run starts on a platform that is stopping; unsettled claims go back to the other replicas.
     await core.schedules?.stop();
+    await core.approvals?.stop();
     await Promise.allSettled(adapters.map((a) => a.stop()));
     await http.close();
     await core
@@ -185,10 +187,13 @@ async function main(): Promise<void> {
       await shutdown('start failure', 1);
     }
   }
-  // Scheduled questions fire once the platforms that deliver them are up.
-  core.schedules?.start(
-    Object.fromEntries(adapters.flatMap((a) => (a.schedules ? [[a.name, a.schedules] as const] : []))),
+  // Scheduled questions fire, and runs left waiting for approval by a stopped process go on, once the
+  // platforms that deliver them are up.
+  const deliverers = Object.fromEntries(
+    adapters.flatMap((a) => (a.schedules ? [[a.name, a.schedules] as const] : [])),
   );
+  core.schedules?.start(deliverers);
+  core.approvals?.start(resumerThrough(deliverers));
   if (chat) {
     await chat.finished;
     // Piped, a failed or refused question (or an unknown command) makes the exit code 1, so a script can tell.

@@ -5,6 +5,7 @@ import type {
   ApprovalVerdict,
   Approver,
 } from './approvals/create-approvals.js';
+import type { ResumedRun } from './approvals/wait-state.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
 import type { Attachment, ContextMessage } from './input/types.js';
@@ -40,6 +41,11 @@ export interface AskRequest {
   settingsKey?: string | undefined;
   /** Its place in the channel's line, taken when it arrived (RunQueue.arrive); else it queues when asked. */
   arrival?: Arrival | undefined;
+  /**
+   * A run taken over after its process stopped while its tool calls waited for a person: it goes on from
+   * there (asked as `asker`, already admitted) instead of starting from `text`.
+   */
+  resume?: ResumedRun | undefined;
 }
 
 /**

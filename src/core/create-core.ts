@@ -1,9 +1,9 @@
 import { type AgentSettings, createAgent } from './agent/create-agent.js';
-import type { TokenUsage } from './agent/events.js';
+import type { AgentEventHandler, TokenUsage } from './agent/events.js';
 import type { Agent } from './agent/types.js';
 import type { ApprovalSettings } from './approvals/approval-policy.js';
 import { createApprovalsCommand } from './approvals/approvals-command.js';
-import { createApprovals } from './approvals/create-approvals.js';
+import { type Approvals, createApprovals } from './approvals/create-approvals.js';
 import type { Assistant } from './assistant.js';
 import { createGovernor, type GovernanceSettings } from './governance/governor.js';
 import type { InputSettings } from './input/types.js';
@@ -19,6 +19,7 @@ import { startRetention } from './memory/retention.js';
 import { createSummarizer } from './memory/summarizer.js';
 import type { MemoryBudget, RecallSettings } from './memory/types.js';
 import type { ApprovalStore } from './ports/approval-store.js';
+import type { ApprovalWaitStore } from './ports/approval-wait-store.js';
 import type { ArchiveStore } from './ports/archive-store.js';
 import type { ChannelSettingsStore } from './ports/channel-settings-store.js';
 import type { ConversationStore } from './ports/conversation-store.js';
@@ -50,6 +51,11 @@ export interface Core {
   assistant: Assistant;
   /** Fires scheduled questions once the platforms are up (`start`); absent when schedules are not kept. */
   schedules?: Scheduler | undefined;
+  /**
+   * Tool calls waiting for a person: once the platforms are up (`start`, with their deliverers), runs whose
+   * process stopped while a call waited go on here once decided; absent when no approvals are kept.
+   */
+  approvals?: Pick<Approvals, 'start' | 'stop'> | undefined;
   /** Finishes work in flight (runs, memory compression); the store stays open for whoever opened it. */
   close(): Promise<void>;
 }
@@ -118,7 +124,17 @@ export interface CoreOptions {
    * Tool calls that wait for a person (APPROVERS, APPROVAL_TIMEOUT_MS, APPROVAL_DEFAULT_MCP) and where the
    * decisions and per-channel grants are kept; without it every call runs at once.
    */
-  approvals?: { settings: ApprovalSettings; store?: ApprovalStore | undefined } | undefined;
+  approvals?:
+    | {
+        settings: ApprovalSettings;
+        store?: ApprovalStore | undefined;
+        /** Where waiting calls are kept (decided from any replica, resumed after a restart). */
+        waits?: ApprovalWaitStore | undefined;
+        /** How often waiting calls are looked after (ms); tests shorten it. */
+        beatMs?: number | undefined;
+        staleMs?: number | undefined;
+      }
+    | undefined;
   /** Told of every governed question as it ends, and of every model request a fallback answered (metrics). */
   observer?: (RunObserver & ModelFallbackObserver) | undefined;
   logger: Logger;
@@ -250,6 +266,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ? createApprovals({
         settings: options.approvals.settings,
         store: options.approvals.store,
+        waits: options.approvals.waits,
+        beatMs: options.approvals.beatMs,
+        staleMs: options.approvals.staleMs,
         isAdmin: (who) => governor.isAdmin(who),
         logger,
       })
@@ -294,8 +313,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   return {
     assistant,
     schedules: scheduler,
+    approvals,
     close: async () => {
       await scheduler?.stop();
+      await approvals?.stop();
       await assistant.close();
     },
   };
@@ -330,21 +351,21 @@ function forgettingAlso<S extends Pick<ArchiveStore, 'forgetPerson'> & NotesStor
  * primary was unavailable and who answered: endpoints are named `model@host`, never by key or full URL.
  */
 function noticingFallbacks(agent: Agent, logger: Logger): Agent {
+  const noticing = <T>(onEvent: AgentEventHandler | undefined, run: () => Promise<T>): Promise<T> => {
+    const told = new Set<string>();
+    return listenForAnswers((answer) => {
+      if (!answer.insteadOf || !onEvent || told.has(answer.endpoint)) return;
+      told.add(answer.endpoint);
+      try {
+        onEvent({ type: 'notice', code: 'model_fallback', message: fallbackNotice(answer) });
+      } catch (err) {
+        logger.warn({ err }, 'an event handler failed');
+      }
+    }, run);
+  };
+  const { resume } = agent;
   return {
-    run(input, onEvent) {
-      const told = new Set<string>();
-      return listenForAnswers(
-        (answer) => {
-          if (!answer.insteadOf || !onEvent || told.has(answer.endpoint)) return;
-          told.add(answer.endpoint);
-          try {
-            onEvent({ type: 'notice', code: 'model_fallback', message: fallbackNotice(answer) });
-          } catch (err) {
-            logger.warn({ err }, 'an event handler failed');
-          }
-        },
-        () => agent.run(input, onEvent),
-      );
-    },
+    run: (input, onEvent) => noticing(onEvent, () => agent.run(input, onEvent)),
+    ...(resume ? { resume: (input, onEvent) => noticing(onEvent, () => resume(input, onEvent)) } : {}),
   };
 }

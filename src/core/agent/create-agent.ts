@@ -1,4 +1,4 @@
-import type { ApprovalGate } from '../approvals/approval-gate.js';
+import type { AgentCheckpoint, ApprovalGate, GateVerdict } from '../approvals/approval-gate.js';
 import { type ErrorCode, ModelError, ThinkthreadError } from '../errors.js';
 import type { ChatMessage, ChatModel } from '../llm/types.js';
 import type { Logger } from '../logger.js';
@@ -13,7 +13,7 @@ import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
 import { buildMessages } from './build-messages.js';
 import type { AgentEvent, AgentEventHandler, AnswerCut, RunResult, TokenUsage } from './events.js';
 import { LENGTH_CUT_FAILURE } from './notes.js';
-import type { Protocol } from './protocol.js';
+import type { Decision, Protocol } from './protocol.js';
 import { createReactProtocol } from './react-protocol.js';
 import { runToolCalls, type ToolRunOptions } from './run-tools.js';
 import { firstStop, maxSteps, type StopCondition } from './stop-conditions.js';
@@ -137,22 +137,81 @@ export function createAgent(deps: AgentDeps): Agent {
     signal: AbortSignal,
     emit: AgentEventHandler,
     clock: Pick<Deadline, 'pause' | 'resume'>,
+    from?: ResumeFrom,
   ): Promise<RunResult> {
     // One run keeps the tools it started with; a tool withdrawn meanwhile fails its call instead.
     const { protocol, toolsByName, system } = forThisRun(input.profile);
-    const notes = await notesFor(input);
-    const messages: ChatMessage[] = buildMessages(system, input.context, input.author, input.message, {
-      instructions: input.profile?.instructions,
-      notes,
-      preface: input.preface,
-      images: input.images,
-      now: timeLine(now()),
-    });
-    const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+    const messages: ChatMessage[] = from
+      ? [...from.checkpoint.messages]
+      : buildMessages(system, input.context, input.author, input.message, {
+          instructions: input.profile?.instructions,
+          notes: await notesFor(input),
+          preface: input.preface,
+          images: input.images,
+          now: timeLine(now()),
+        });
+    const usage: TokenUsage = from
+      ? { ...from.checkpoint.usage }
+      : { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
     let reminded = false;
-    let retriedCut = false;
+    let retriedCut = from?.checkpoint.retriedCut ?? false;
 
-    for (let step = 1; ; step++) {
+    /** Runs the calls of one step (those already decided with their decision) and adds what they saw. */
+    const act = async (
+      step: number,
+      decision: Extract<Decision, { kind: 'act' }>,
+      before: readonly ChatMessage[],
+      decided?: ReadonlyMap<string, GateVerdict>,
+    ) => {
+      for (const call of decision.calls) {
+        emit({
+          type: 'action',
+          step,
+          callId: call.id,
+          tool: call.tool,
+          input: displayInput(call.input, call.rawJson),
+        });
+      }
+      const checkpoint = (): AgentCheckpoint => ({
+        messages: [...before],
+        record: decision.record,
+        calls: decision.calls,
+        step,
+        usage: { ...usage },
+        retriedCut,
+      });
+      const observations = await runToolCalls(
+        toolsByName,
+        decision.calls,
+        {
+          timeoutMs: settings.TOOL_TIMEOUT_MS,
+          concurrency: settings.TOOL_CONCURRENCY,
+          signal,
+          ...(deps.redact ? { redact: deps.redact } : {}),
+          conversation: { key: input.key, principal: input.principal },
+          approve: gated(input.approve, { step, signal, emit, clock, checkpoint, decided }),
+        },
+        (call, o) =>
+          emit({ type: 'observation', step, callId: call.id, tool: call.tool, text: o.text, ok: o.ok }),
+      );
+      messages.push(decision.record, ...protocol.observationMessages(decision.calls, observations));
+      const images = observations.flatMap((o) => o.images ?? []);
+      if (deps.vision && images.length > 0) {
+        messages.push({ role: 'user', content: [{ type: 'text', text: TOOL_IMAGES }, ...images] });
+      }
+    };
+
+    if (from) {
+      const { checkpoint } = from;
+      await act(
+        checkpoint.step,
+        { kind: 'act', thought: '', calls: checkpoint.calls, record: checkpoint.record },
+        checkpoint.messages,
+        from.decided,
+      );
+    }
+
+    for (let step = (from?.checkpoint.step ?? 0) + 1; ; step++) {
       const stop = firstStop(stopConditions, { step, usage });
       const last = stop !== undefined;
       if (last && step > 1) messages.push(protocol.finalStep());
@@ -205,34 +264,7 @@ export function createAgent(deps: AgentDeps): Agent {
           reminded = false;
           emit({ type: 'thought', step, text: decision.thought });
           if (stop) return answered({ text: stop.message, truncated: undefined }, usage, step, emit);
-          for (const call of decision.calls) {
-            emit({
-              type: 'action',
-              step,
-              callId: call.id,
-              tool: call.tool,
-              input: displayInput(call.input, call.rawJson),
-            });
-          }
-          const observations = await runToolCalls(
-            toolsByName,
-            decision.calls,
-            {
-              timeoutMs: settings.TOOL_TIMEOUT_MS,
-              concurrency: settings.TOOL_CONCURRENCY,
-              signal,
-              ...(deps.redact ? { redact: deps.redact } : {}),
-              conversation: { key: input.key, principal: input.principal },
-              approve: gated(input.approve, step, signal, emit, clock),
-            },
-            (call, o) =>
-              emit({ type: 'observation', step, callId: call.id, tool: call.tool, text: o.text, ok: o.ok }),
-          );
-          messages.push(decision.record, ...protocol.observationMessages(decision.calls, observations));
-          const images = observations.flatMap((o) => o.images ?? []);
-          if (deps.vision && images.length > 0) {
-            messages.push({ role: 'user', content: [{ type: 'text', text: TOOL_IMAGES }, ...images] });
-          }
+          await act(step, decision, [...messages]);
           continue;
         }
       }
@@ -253,6 +285,39 @@ export function createAgent(deps: AgentDeps): Agent {
     }
   }
 
+  /** Runs the loop under the run's deadline, turning every way it can end into a result. */
+  async function guarded(input: RunInput, emit: AgentEventHandler, from?: ResumeFrom): Promise<RunResult> {
+    const deadline = createDeadline(settings.RUN_TIMEOUT_MS, input.signal, 'run timeout');
+    try {
+      return await loop(input, deadline.signal, emit, deadline, from);
+    } catch (err) {
+      if (input.signal?.aborted) {
+        // Stopped on purpose (Stop, a shutdown), or for a reason the asker is told (a lost place in line).
+        const reason: unknown = input.signal.reason;
+        if (reason instanceof ThinkthreadError) return failed(reason.code, reason.message, emit);
+        emit({ type: 'error', code: 'cancelled', message: 'Cancelled.' });
+        return { status: 'cancelled' };
+      }
+      if (deadline.expired) {
+        return failed(
+          'timeout',
+          `That took too long (over ${Math.round(settings.RUN_TIMEOUT_MS / 1000)} s) and was stopped.`,
+          emit,
+        );
+      }
+      if (err instanceof ThinkthreadError) {
+        // The asker is told; at info, the terminal chat (warn) keeps its conversation free of log lines.
+        logger?.info({ code: err.code, err: describe(err, deps.redact) }, 'run failed');
+        const hint = err instanceof ModelError && err.retryLater ? ' Please try again in a moment.' : '';
+        return failed(err.code, `${err.message}${hint}`, emit);
+      }
+      logger?.error({ err: describe(err, deps.redact) }, 'run crashed');
+      return failed('internal', 'Something went wrong on my side; the details are in the logs.', emit);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
   return {
     async run(input, onEvent) {
       const emit = limitAnswerDeltas(safeEmitter(onEvent, logger), settings.ANSWER_MAX_CHARS);
@@ -265,48 +330,41 @@ export function createAgent(deps: AgentDeps): Agent {
           emit,
         );
       }
-      const deadline = createDeadline(settings.RUN_TIMEOUT_MS, input.signal, 'run timeout');
-      try {
-        return await loop({ ...input, message: text }, deadline.signal, emit, deadline);
-      } catch (err) {
-        if (input.signal?.aborted) {
-          // Stopped on purpose (Stop, a shutdown), or for a reason the asker is told (a lost place in line).
-          const reason: unknown = input.signal.reason;
-          if (reason instanceof ThinkthreadError) return failed(reason.code, reason.message, emit);
-          emit({ type: 'error', code: 'cancelled', message: 'Cancelled.' });
-          return { status: 'cancelled' };
-        }
-        if (deadline.expired) {
-          return failed(
-            'timeout',
-            `That took too long (over ${Math.round(settings.RUN_TIMEOUT_MS / 1000)} s) and was stopped.`,
-            emit,
-          );
-        }
-        if (err instanceof ThinkthreadError) {
-          // The asker is told; at info, the terminal chat (warn) keeps its conversation free of log lines.
-          logger?.info({ code: err.code, err: describe(err, deps.redact) }, 'run failed');
-          const hint = err instanceof ModelError && err.retryLater ? ' Please try again in a moment.' : '';
-          return failed(err.code, `${err.message}${hint}`, emit);
-        }
-        logger?.error({ err: describe(err, deps.redact) }, 'run crashed');
-        return failed('internal', 'Something went wrong on my side; the details are in the logs.', emit);
-      } finally {
-        deadline.dispose();
-      }
+      return guarded({ ...input, message: text }, emit);
+    },
+    async resume(input, onEvent) {
+      const emit = limitAnswerDeltas(safeEmitter(onEvent, logger), settings.ANSWER_MAX_CHARS);
+      // The conversation is in the checkpoint: the question's own fields are not read again.
+      const run: RunInput = { ...input, message: '', author: '', context: { turns: [] } };
+      return guarded(run, emit, { checkpoint: input.checkpoint, decided: input.decided });
     },
   };
 }
 
-/** The run's approval gate as tool execution asks it: the run's timer stops while a person decides. */
-function gated(
-  gate: ApprovalGate | undefined,
-  step: number,
-  signal: AbortSignal,
-  emit: AgentEventHandler,
-  clock: Pick<Deadline, 'pause' | 'resume'>,
-): ToolRunOptions['approve'] {
-  if (!gate) return undefined;
+/** Where a resumed run picks up: the step whose calls waited, and the decisions made on them. */
+interface ResumeFrom {
+  checkpoint: AgentCheckpoint;
+  decided: ReadonlyMap<string, GateVerdict>;
+}
+
+/** What the gate of one step is given. */
+interface StepGate {
+  step: number;
+  signal: AbortSignal;
+  emit: AgentEventHandler;
+  clock: Pick<Deadline, 'pause' | 'resume'>;
+  checkpoint: () => AgentCheckpoint;
+  /** Calls decided before a restart (a resumed run): they are not asked again. */
+  decided?: ReadonlyMap<string, GateVerdict> | undefined;
+}
+
+/**
+ * The run's approval gate as tool execution asks it: the run's timer stops while a person decides; a call
+ * decided before the run was resumed goes by that decision.
+ */
+function gated(gate: ApprovalGate | undefined, options: StepGate): ToolRunOptions['approve'] {
+  const { step, signal, emit, clock, checkpoint, decided } = options;
+  if (!gate && !decided?.size) return undefined;
   const pause = () => {
     clock.pause();
     let resumed = false;
@@ -317,10 +375,14 @@ function gated(
     };
   };
   return async (tool, call, input) => {
-    const verdict = await gate({ step, callId: call.id, tool, input }, { signal, emit, pause });
+    const verdict =
+      decided?.get(call.id) ??
+      (gate ? await gate({ step, callId: call.id, tool, input }, { signal, emit, pause, checkpoint }) : RUNS);
     return verdict.run ? undefined : { text: verdict.observation, ok: false };
   };
 }
+
+const RUNS: GateVerdict = { run: true };
 
 /** Channel setups whose rendered prompts are kept at once; past it they are rendered afresh. */
 const MAX_TOOLBOXES = 64;

@@ -1,4 +1,4 @@
-import type { ApprovalGate } from '../approvals/approval-gate.js';
+import type { AgentCheckpoint, ApprovalGate, GateVerdict } from '../approvals/approval-gate.js';
 import type { ContentPart } from '../llm/types.js';
 import type { ConversationContext } from '../memory/types.js';
 import type { AgentEventHandler, RunResult } from './events.js';
@@ -38,7 +38,16 @@ export interface RunProfile {
   tools?: readonly string[] | undefined;
 }
 
+/** A run picked up where its tool calls waited for a person (after a restart, or on another replica). */
+export interface ResumeInput extends Omit<RunInput, 'message' | 'author' | 'context' | 'preface' | 'images'> {
+  checkpoint: AgentCheckpoint;
+  /** The decisions made on the waiting calls, by call id; calls of the step without one are asked again. */
+  decided: ReadonlyMap<string, GateVerdict>;
+}
+
 /** Runs the ReAct loop; never throws for model or tool failures, it reports them as events and a result. */
 export interface Agent {
   run(input: RunInput, onEvent?: AgentEventHandler): Promise<RunResult>;
+  /** Goes on with a run from the step whose tool calls waited, those calls decided as `decided` says. */
+  resume?(input: ResumeInput, onEvent?: AgentEventHandler): Promise<RunResult>;
 }

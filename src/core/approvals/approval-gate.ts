@@ -1,4 +1,6 @@
-import type { AgentEventHandler } from '../agent/events.js';
+import type { AgentEventHandler, TokenUsage } from '../agent/events.js';
+import type { PendingCall } from '../agent/run-tools.js';
+import type { ChatMessage } from '../llm/types.js';
 import type { Tool } from '../tools/define-tool.js';
 
 /** One tool call the agent is about to run, its arguments already checked against the tool's schema. */
@@ -18,6 +20,22 @@ export interface GateContext {
   emit: AgentEventHandler;
   /** Pauses the run's timer (RUN_TIMEOUT_MS) while a person decides; the returned function resumes it. */
   pause(): () => void;
+  /** The run as it stands at this step: what resuming it needs if the process stops while a person decides. */
+  checkpoint(): AgentCheckpoint;
+}
+
+/** A run stopped at the step whose tool calls wait: resumed, that step's calls run and the loop goes on. */
+export interface AgentCheckpoint {
+  /** The conversation before the model's reply at this step. */
+  messages: ChatMessage[];
+  /** The model's reply that asked for the calls. */
+  record: ChatMessage;
+  calls: PendingCall[];
+  step: number;
+  /** Tokens spent so far. */
+  usage: TokenUsage;
+  /** The run already retried a reply cut by the length limit (it is retried once per run). */
+  retriedCut: boolean;
 }
 
 /**

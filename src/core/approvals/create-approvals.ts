@@ -2,15 +2,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Asker } from '../governance/asker.js';
 import { type Principal, principalPlatform, principalUser } from '../governance/principal.js';
 import type { Logger } from '../logger.js';
-import type { ApprovalOutcome, ApprovalRecord, ApprovalStore } from '../ports/approval-store.js';
-import type { ApprovalGate } from './approval-gate.js';
+import type { ApprovalRecord, ApprovalStore } from '../ports/approval-store.js';
+import type { ApprovalWait, ApprovalWaitStore, WaitDecision } from '../ports/approval-wait-store.js';
+import type { ApprovalGate, GateVerdict } from './approval-gate.js';
 import { type ApprovalSettings, approvalOf } from './approval-policy.js';
+import { APPROVAL_EXPIRED, approvalForbidden } from './approval-wording.js';
 import {
-  APPROVAL_EXPIRED,
-  approvalForbidden,
-  deniedObservation,
-  expiredObservation,
-} from './approval-wording.js';
+  parseWaitState,
+  type ResumableRun,
+  type ResumedOutcome,
+  type ResumedRun,
+  serializeWaitState,
+  verdictOf,
+  type WaitState,
+} from './wait-state.js';
 
 /** Who pressed Approve or Deny: their principal, the name the steps show, and the platform's admin say. */
 export interface Approver {
@@ -39,6 +44,8 @@ export interface GatedRun {
   /** Whose grants apply (a thread's channel); `key` when unset. */
   settingsKey?: string | undefined;
   asker?: Pick<Asker, 'principal'> | undefined;
+  /** What resuming the run needs if its process stops while a call waits; such calls do not outlive it when unset. */
+  resumable?: (() => Promise<ResumableRun>) | undefined;
 }
 
 /** Tool calls that wait for a person, the presses that decide them, and the record of every decision. */
@@ -57,6 +64,12 @@ export interface Approvals {
   call(id: string, who: Approver): Promise<ApprovalCallView>;
   /** Calls waiting for a person now. */
   pending(): number;
+  /** Goes on with orphaned runs through `resumer` from now on (once the platforms are up). */
+  start(resumer: RunResumer): void;
+  /** Says this process still waits on its calls, learns of decisions made elsewhere, takes over orphans. */
+  sweep(): Promise<void>;
+  /** Stops sweeping and waits for runs being resumed to be handed over. */
+  stop(): Promise<void>;
   /** The latest decisions of the last 30 days (admins' `/usage`); none when decisions are not kept. */
   recent(limit: number): Promise<ApprovalRecord[]>;
 }
@@ -66,10 +79,33 @@ export interface ApprovalsDeps {
   settings: ApprovalSettings;
   /** Where decisions and grants are kept; without it decisions are only logged and nothing is granted. */
   store?: ApprovalStore | undefined;
+  /**
+   * Where waiting calls are kept, so that a press on any replica reaches them and a restart loses none;
+   * without it a call waits in this process only.
+   */
+  waits?: ApprovalWaitStore | undefined;
   isAdmin: (who: Asker) => Promise<boolean>;
   logger?: Logger | undefined;
   now?: (() => number) | undefined;
+  /** This process's name on the calls it waits on; random when unset. */
+  owner?: string | undefined;
+  /** How often this process says it still waits on its calls and looks for orphans (ms); 0: only on `sweep`. */
+  beatMs?: number | undefined;
+  /** Calls whose process has not been heard from for this long are orphans (ms). */
+  staleMs?: number | undefined;
 }
+
+/** Goes on with runs whose process stopped while their calls waited (a platform answers where they were asked). */
+export interface RunResumer {
+  /** The platforms this process can answer on. */
+  platforms: readonly string[];
+  resume(run: ResumedRun): Promise<void>;
+}
+
+/** Default heartbeat of the calls a process waits on; a press made on another replica arrives within it. */
+export const WAIT_BEAT_MS = 2_000;
+/** Default silence after which a process's waiting calls are orphans another process takes over. */
+export const WAIT_STALE_MS = 10_000;
 
 interface Pending {
   run: GatedRun;
@@ -77,38 +113,58 @@ interface Pending {
   input: unknown;
   digest: string;
   requestedAt: number;
-  settle(outcome: ApprovalOutcome, by?: Approver, reason?: string): void;
+  /** Kept in the store (others can decide it, a restart keeps it). */
+  durable: boolean;
+  settle(decision: WaitDecision, recorded: boolean): void;
   settled: boolean;
 }
 
-/** Creates the approvals; pending calls live in this process (a restart ends them, see the README). */
-export function createApprovals(deps: ApprovalsDeps): Approvals {
-  const { settings, store, logger } = deps;
-  const now = deps.now ?? Date.now;
-  const pending = new Map<string, Pending>();
+/** What a decision record is made from. */
+type Decided = Pick<ApprovalRecord, 'requestedAt' | 'platform' | 'key' | 'tool' | 'argsDigest' | 'asker'>;
 
-  const record = (entry: Pending, id: string, outcome: ApprovalOutcome, by?: Approver, reason?: string) => {
-    const decision: ApprovalRecord = {
+/**
+ * Creates the approvals. A waiting call lives in this process and, with a store, in the database too: a
+ * press on another replica decides it there (its process learns of it within `beatMs`), and when its
+ * process is gone (a restart, a crash) the decided call's run goes on in a process that can answer on its
+ * platform (`start`), exactly once.
+ */
+export function createApprovals(deps: ApprovalsDeps): Approvals {
+  const { settings, store, waits, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const owner = deps.owner ?? `replica-${randomBytes(6).toString('hex')}`;
+  const beatMs = deps.beatMs ?? WAIT_BEAT_MS;
+  const staleMs = deps.staleMs ?? WAIT_STALE_MS;
+  const pending = new Map<string, Pending>();
+  let resumer: RunResumer | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let sweeping: Promise<void> | undefined;
+  const resuming = new Set<Promise<void>>();
+
+  const record = (id: string, of: Decided, decision: WaitDecision) => {
+    const entry: ApprovalRecord = {
       id,
-      at: now(),
-      requestedAt: entry.requestedAt,
-      platform: entry.run.platform,
-      key: entry.run.key,
-      tool: entry.tool,
-      argsDigest: entry.digest,
-      asker: entry.run.asker?.principal,
-      decidedBy: by?.principal,
-      outcome,
-      reason,
+      at: decision.at,
+      ...of,
+      decidedBy: decision.by,
+      outcome: decision.outcome,
+      reason: decision.reason,
     };
     logger?.info(
-      { id, key: decision.key, tool: decision.tool, outcome, by: decision.decidedBy },
+      { id, key: entry.key, tool: entry.tool, outcome: entry.outcome, by: entry.decidedBy },
       'tool call approval decided',
     );
     store
-      ?.recordApproval(decision)
+      ?.recordApproval(entry)
       .catch((err: unknown) => logger?.error({ id, err }, 'could not record an approval'));
   };
+  const decidedOf = (entry: Pending): Decided => ({
+    requestedAt: entry.requestedAt,
+    platform: entry.run.platform,
+    key: entry.run.key,
+    tool: entry.tool,
+    argsDigest: entry.digest,
+    asker: entry.run.asker?.principal,
+  });
 
   const granted = async (settingsKey: string, tool: string): Promise<boolean> => {
     if (!store) return false;
@@ -120,8 +176,7 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
     }
   };
 
-  const mayDecide = async (entry: Pending, who: Approver): Promise<boolean> => {
-    const asker = entry.run.asker?.principal;
+  const mayDecide = async (asker: string | undefined, who: Approver): Promise<boolean> => {
     if (settings.APPROVERS !== 'admins' && asker !== undefined && who.principal === asker) return true;
     if (settings.APPROVERS === 'asker') return false;
     return deps.isAdmin({
@@ -133,18 +188,137 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
     });
   };
 
-  /** The pending entry `who` may decide, or the private line saying why not. */
+  /** A stored wait no process here waits on; undefined when there is none or it cannot be read. */
+  const storedWait = async (id: string): Promise<ApprovalWait | undefined> => {
+    if (!waits) return undefined;
+    try {
+      const wait = await waits.getWait(id);
+      return wait && !wait.decision ? wait : undefined;
+    } catch (err) {
+      logger?.warn({ id, err }, 'could not read a waiting tool call');
+      return undefined;
+    }
+  };
+
+  /** The waiting call `who` may decide (here, or kept by another process), or the private line saying why not. */
   const decidable = async (
     id: string,
     who: Approver,
-  ): Promise<{ entry: Pending } | { status: 'forbidden' | 'expired'; message: string }> => {
+  ): Promise<
+    | { entry: Pending }
+    | { wait: ApprovalWait; state: WaitState | undefined }
+    | { status: 'forbidden' | 'expired'; message: string }
+  > => {
     const entry = pending.get(id);
-    if (!entry || entry.settled) return { status: 'expired', message: APPROVAL_EXPIRED };
-    if (!(await mayDecide(entry, who))) {
+    const wait = entry ? undefined : await storedWait(id);
+    if (entry?.settled || (!entry && !wait)) return { status: 'expired', message: APPROVAL_EXPIRED };
+    if (!(await mayDecide(entry ? entry.run.asker?.principal : wait?.asker, who))) {
       return { status: 'forbidden', message: approvalForbidden(settings.APPROVERS) };
     }
-    return { entry };
+    if (entry) return { entry };
+    return { wait: wait as ApprovalWait, state: parseWaitState(wait as ApprovalWait) };
   };
+
+  /** Decides a stored wait for everyone: exactly one decision wins, across processes. */
+  const decideStored = async (
+    id: string,
+    decision: WaitDecision,
+  ): Promise<ApprovalWait | 'lost' | 'failed'> => {
+    try {
+      return (await waits?.decideWait(id, decision)) ?? 'lost';
+    } catch (err) {
+      logger?.warn({ id, err }, 'could not decide a waiting tool call in the store');
+      return 'failed';
+    }
+  };
+
+  const drop = (id: string) =>
+    waits
+      ?.dropWait(id)
+      .catch((err: unknown) => logger?.warn({ id, err }, 'could not forget a waiting tool call'));
+
+  /** Says this process still waits on its calls, and settles those decided elsewhere. */
+  const heartbeat = async () => {
+    if (!waits || ![...pending.values()].some((p) => p.durable)) return;
+    for (const { id, decision } of await waits.touchWaits(owner, now())) {
+      pending.get(id)?.settle(decision, true);
+    }
+  };
+
+  /** Takes over the decided or expired calls of processes that stopped, and goes on with their runs. */
+  const adopt = async () => {
+    if (!waits || !resumer || resumer.platforms.length === 0) return;
+    const at = now();
+    const taken = await waits.claimOrphans({
+      staleBefore: at - staleMs,
+      now: at,
+      platforms: resumer.platforms,
+      limit: ORPHANS_PER_SWEEP,
+    });
+    const runs = new Map<string, ApprovalWait[]>();
+    for (const wait of taken) runs.set(wait.runId, [...(runs.get(wait.runId) ?? []), wait]);
+    for (const group of runs.values()) {
+      const done = resumeRun(group, at)
+        .catch((err: unknown) => logger?.error({ key: group[0]?.key, err }, 'could not resume a run'))
+        .finally(() => resuming.delete(done));
+      resuming.add(done);
+    }
+  };
+
+  const resumeRun = async (group: ApprovalWait[], at: number) => {
+    const states = group.map((wait) => ({ wait, state: parseWaitState(wait) }));
+    const first = states.find((s) => s.state)?.state;
+    if (!first || !resumer) {
+      logger?.warn({ key: group[0]?.key }, 'a waiting tool call could not be read; its run is not resumed');
+      return;
+    }
+    // A run stopped (Stop, shut down) ends there; undecided calls past their time expired.
+    if (group.some((w) => w.decision?.outcome === 'stopped')) return;
+    const outcomes: ResumedOutcome[] = [];
+    const decided = new Map<string, GateVerdict>();
+    for (const { wait, state } of states) {
+      if (!state) continue;
+      let decision = wait.decision;
+      if (!decision) {
+        if (wait.expiresAt > at) continue; // asked again when the run goes on
+        decision = { outcome: 'expired', at };
+        record(wait.id, waitDecided(wait, state), decision);
+      }
+      outcomes.push({ id: wait.id, callId: state.callId, tool: wait.tool, decision });
+      decided.set(state.callId, verdictOf(wait.tool, decision, settings.APPROVAL_TIMEOUT_MS));
+    }
+    logger?.info(
+      { key: group[0]!.key, calls: outcomes.length },
+      'resuming a run whose tool calls waited when its process stopped',
+    );
+    await resumer.resume({
+      platform: group[0]!.platform,
+      key: group[0]!.key,
+      run: first.run,
+      checkpoint: first.checkpoint,
+      decided,
+      outcomes,
+    });
+  };
+
+  const sweep = (): Promise<void> => {
+    if (sweeping) return sweeping;
+    sweeping = (async () => {
+      try {
+        await heartbeat();
+        await adopt();
+      } catch (err) {
+        logger?.warn({ err }, 'could not look after waiting tool calls');
+      } finally {
+        sweeping = undefined;
+      }
+    })();
+    return sweeping;
+  };
+  if (waits && beatMs > 0) {
+    timer = setInterval(() => void sweep(), beatMs);
+    timer.unref();
+  }
 
   return {
     settings,
@@ -154,8 +328,21 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
       const until = now() + 1;
       return store.listApprovals({ since: until - 30 * 86_400_000, until, limit });
     },
+    start(next) {
+      resumer = next;
+      void sweep();
+    },
+    sweep,
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      resumer = undefined;
+      await sweeping;
+      await Promise.all(resuming);
+    },
     gateFor(run) {
       const settingsKey = run.settingsKey ?? run.key;
+      const runId = randomBytes(9).toString('base64url');
       return async (call, context) => {
         const policy = approvalOf(call.tool, settings);
         if (policy === 'never') return { run: true };
@@ -165,69 +352,87 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
         let id = randomBytes(9).toString('base64url');
         while (pending.has(id)) id = randomBytes(9).toString('base64url');
         const tool = call.tool.name;
+        const requestedAt = now();
+        const expiresAt = requestedAt + settings.APPROVAL_TIMEOUT_MS;
         const resume = context.pause();
         try {
-          const decided = await new Promise<{ outcome: ApprovalOutcome; by?: Approver; reason?: string }>(
-            (resolve) => {
-              const entry: Pending = {
-                run,
-                tool,
-                input: call.input,
-                digest: argumentsDigest(call.input),
-                requestedAt: now(),
-                settled: false,
-                settle(outcome, by, reason) {
-                  if (entry.settled) return;
-                  entry.settled = true;
-                  pending.delete(id);
-                  clearTimeout(timer);
-                  context.signal.removeEventListener('abort', onAbort);
-                  record(entry, id, outcome, by, reason);
-                  resolve({ outcome, ...(by ? { by } : {}), ...(reason ? { reason } : {}) });
-                },
-              };
-              const onAbort = () => entry.settle('stopped');
-              const timer = setTimeout(() => entry.settle('expired'), settings.APPROVAL_TIMEOUT_MS);
-              pending.set(id, entry);
-              context.signal.addEventListener('abort', onAbort, { once: true });
-              context.emit({
-                type: 'approval',
-                step: call.step,
-                callId: call.callId,
-                id,
-                tool,
-                input: call.input,
-                approvers: settings.APPROVERS,
-                expiresAt: entry.requestedAt + settings.APPROVAL_TIMEOUT_MS,
-              });
-            },
-          );
+          // Kept before anyone can press: a press must never find the call neither here nor in the store.
+          const durable = await keep(run, {
+            id,
+            runId,
+            tool,
+            requestedAt,
+            expiresAt,
+            state: async () => ({
+              run: await (run.resumable as () => Promise<ResumableRun>)(),
+              callId: call.callId,
+              input: call.input,
+              checkpoint: context.checkpoint(),
+            }),
+          });
+          if (context.signal.aborted) {
+            if (durable) void drop(id);
+            throw context.signal.reason;
+          }
+          const decided = await new Promise<WaitDecision>((resolve) => {
+            const entry: Pending = {
+              run,
+              tool,
+              input: call.input,
+              digest: argumentsDigest(call.input),
+              requestedAt,
+              durable,
+              settled: false,
+              settle(decision, recorded) {
+                if (entry.settled) return;
+                entry.settled = true;
+                pending.delete(id);
+                clearTimeout(timeout);
+                context.signal.removeEventListener('abort', onAbort);
+                if (!recorded) record(id, decidedOf(entry), decision);
+                if (entry.durable) void drop(id);
+                resolve(decision);
+              },
+            };
+            const onAbort = () => entry.settle({ outcome: 'stopped', at: now() }, false);
+            const onTimeout = async () => {
+              const expired: WaitDecision = { outcome: 'expired', at: now() };
+              const won = entry.durable ? await decideStored(id, expired) : 'failed';
+              if (won !== 'lost') return entry.settle(expired, false);
+              // Someone decided on another replica just before: theirs stands.
+              const wait = await waits?.getWait(id).catch(() => undefined);
+              entry.settle(wait?.decision ?? expired, false);
+            };
+            const timeout = setTimeout(() => void onTimeout(), settings.APPROVAL_TIMEOUT_MS);
+            pending.set(id, entry);
+            context.signal.addEventListener('abort', onAbort, { once: true });
+            context.emit({
+              type: 'approval',
+              step: call.step,
+              callId: call.callId,
+              id,
+              tool,
+              input: call.input,
+              approvers: settings.APPROVERS,
+              expiresAt,
+            });
+          });
           context.emit({
             type: 'approval_decided',
             id,
             callId: call.callId,
             tool,
             outcome: decided.outcome,
-            ...(decided.by ? { by: decided.by.name } : {}),
+            ...(decided.byName ? { by: decided.byName } : {}),
             ...(decided.reason ? { reason: decided.reason } : {}),
           });
-          switch (decided.outcome) {
-            case 'stopped':
-              throw context.signal.reason;
-            case 'expired':
-              return { run: false, observation: expiredObservation(tool, settings.APPROVAL_TIMEOUT_MS) };
-            case 'denied':
-              return { run: false, observation: deniedObservation(tool, decided.reason) };
-            case 'approved':
-              if (policy === 'once-per-channel' && store && decided.by) {
-                await store
-                  .grantApproval({ settingsKey, tool, grantedBy: decided.by.principal, at: now() })
-                  .catch((err: unknown) =>
-                    logger?.error({ settingsKey, tool, err }, 'could not grant a tool'),
-                  );
-              }
-              return { run: true };
+          if (decided.outcome === 'stopped') throw context.signal.reason;
+          if (decided.outcome === 'approved' && policy === 'once-per-channel' && store && decided.by) {
+            await store
+              .grantApproval({ settingsKey, tool, grantedBy: decided.by, at: now() })
+              .catch((err: unknown) => logger?.error({ settingsKey, tool, err }, 'could not grant a tool'));
           }
+          return verdictOf(tool, decided, settings.APPROVAL_TIMEOUT_MS);
         } finally {
           resume();
         }
@@ -235,28 +440,98 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
     },
     async check(id, who) {
       const found = await decidable(id, who);
-      return 'entry' in found ? { status: 'allowed' } : found;
+      return 'status' in found ? found : { status: 'allowed' };
     },
     async call(id, who) {
       const found = await decidable(id, who);
-      return 'entry' in found
-        ? { status: 'allowed', tool: found.entry.tool, input: found.entry.input }
-        : found;
+      if ('status' in found) return found;
+      if ('entry' in found) return { status: 'allowed', tool: found.entry.tool, input: found.entry.input };
+      return found.state
+        ? { status: 'allowed', tool: found.wait.tool, input: found.state.input }
+        : { status: 'expired', message: APPROVAL_EXPIRED };
     },
     async decide(id, who, verdict) {
-      const entry = pending.get(id);
-      if (!entry || entry.settled) return { status: 'expired', message: APPROVAL_EXPIRED };
-      if (!(await mayDecide(entry, who))) {
-        return { status: 'forbidden', message: approvalForbidden(settings.APPROVERS) };
-      }
-      // Checked again: another press, the timeout or Stop may have settled it during the admin lookup.
-      if (entry.settled) return { status: 'expired', message: APPROVAL_EXPIRED };
+      const found = await decidable(id, who);
+      if ('status' in found) return found;
       const reason = verdict.approve
         ? undefined
         : verdict.reason?.trim().slice(0, MAX_REASON_CHARS) || undefined;
-      entry.settle(verdict.approve ? 'approved' : 'denied', who, reason);
-      return { status: verdict.approve ? 'approved' : 'denied' };
+      const decision: WaitDecision = {
+        outcome: verdict.approve ? 'approved' : 'denied',
+        at: now(),
+        by: who.principal,
+        byName: who.name,
+        ...(reason ? { reason } : {}),
+      };
+      const status = decision.outcome as 'approved' | 'denied';
+      if ('entry' in found) {
+        const { entry } = found;
+        // Another press, the timeout or Stop may have settled it meanwhile, here or on another replica.
+        if (entry.settled || (entry.durable && (await decideStored(id, decision)) === 'lost'))
+          return { status: 'expired', message: APPROVAL_EXPIRED };
+        // Settled meanwhile, it was by the timeout finding this decision in the store: it stands.
+        entry.settle(decision, false);
+        return { status };
+      }
+      // Kept by another process: decided in the store, where its process (or, if it is gone, a sweep) takes it.
+      const won = await decideStored(id, decision);
+      if (typeof won === 'string') return { status: 'expired', message: APPROVAL_EXPIRED };
+      if (found.state) record(id, waitDecided(won, found.state), decision);
+      void sweep();
+      return { status };
     },
+  };
+
+  /** Keeps a waiting call in the store; false when it is kept in this process only. */
+  async function keep(
+    run: GatedRun,
+    wait: {
+      id: string;
+      runId: string;
+      tool: string;
+      requestedAt: number;
+      expiresAt: number;
+      state: () => Promise<WaitState>;
+    },
+  ): Promise<boolean> {
+    if (!waits || !run.resumable) return false;
+    try {
+      await waits.saveWait({
+        id: wait.id,
+        runId: wait.runId,
+        platform: run.platform,
+        key: run.key,
+        tool: wait.tool,
+        asker: run.asker?.principal,
+        requestedAt: wait.requestedAt,
+        expiresAt: wait.expiresAt,
+        owner,
+        seenAt: now(),
+        state: serializeWaitState(await wait.state()),
+      });
+      return true;
+    } catch (err) {
+      logger?.warn(
+        { key: run.key, tool: wait.tool, err },
+        'could not keep a waiting tool call; it waits in this process only',
+      );
+      return false;
+    }
+  }
+}
+
+/** Orphaned calls taken over per sweep. */
+const ORPHANS_PER_SWEEP = 20;
+
+/** The record fields of a stored wait. */
+function waitDecided(wait: ApprovalWait, state: WaitState): Decided {
+  return {
+    requestedAt: wait.requestedAt,
+    platform: wait.platform,
+    key: wait.key,
+    tool: wait.tool,
+    argsDigest: argumentsDigest(state.input),
+    asker: wait.asker,
   };
 }
 

@@ -2,6 +2,7 @@ import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import { rememberedAnswer } from '../agent/notes.js';
 import type { Agent, RunProfile } from '../agent/types.js';
 import type { Approvals } from '../approvals/create-approvals.js';
+import type { ResumedRun } from '../approvals/wait-state.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
 import { ContextUnavailableError, StorageError } from '../errors.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
@@ -17,6 +18,7 @@ import type { RunObservation, RunObserver } from '../ports/run-observer.js';
 import { PLACE_KEPT, type RunQueue } from '../ports/run-queue.js';
 import type { ToolSource } from '../ports/tool-source.js';
 import type { UsageResult } from '../ports/usage-store.js';
+import { creatorOf } from '../schedules/creator.js';
 import type { RunPlaces } from '../schedules/run-places.js';
 import type { ScheduleCommandPlace } from '../schedules/schedule-commands.js';
 import type { SettingsInForce } from '../settings/channel-settings.js';
@@ -117,15 +119,51 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     onEvent: AgentEventHandler,
     profile: RunProfile | undefined,
     placeLost: AbortSignal,
+    usageId?: number,
   ): Promise<RunResult> {
     // A shared line's run also stops if its place is lost; in one process there is nothing to link.
     const linked = placeLost === PLACE_KEPT ? undefined : linkedSignal(request.signal, placeLost);
     try {
-      return await answerWith(request, onEvent, profile, placeLost, linked?.signal ?? request.signal);
+      return await answerWith(
+        request,
+        onEvent,
+        profile,
+        placeLost,
+        linked?.signal ?? request.signal,
+        usageId,
+      );
     } finally {
       linked?.dispose();
     }
   }
+
+  /** The gate of a run's tool calls, with what resuming it needs should its process stop while one waits. */
+  const gateOf = (
+    request: AskRequest,
+    author: string,
+    question: string,
+    profile: RunProfile | undefined,
+    usageId: number | undefined,
+  ) => {
+    const { key, asker } = request;
+    const settingsKey = request.settingsKey ?? key;
+    return deps.approvals?.gateFor({
+      platform: asker?.platform ?? key.slice(0, key.indexOf(':')),
+      key,
+      settingsKey: request.settingsKey,
+      asker,
+      resumable: asker
+        ? async () => ({
+            author,
+            question,
+            asker: await creatorOf(asker, author),
+            settingsKey,
+            profile,
+            usageId,
+          })
+        : undefined,
+    });
+  };
 
   async function answerWith(
     request: AskRequest,
@@ -133,6 +171,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     profile: RunProfile | undefined,
     placeLost: AbortSignal,
     signal: AbortSignal | undefined,
+    usageId: number | undefined,
   ): Promise<RunResult> {
     const { key, text } = request;
     // Many questions at once (a burst of channels): each starts in its turn, not all in one block.
@@ -140,42 +179,54 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     if (paused) await paused;
     if (signal?.aborted) return cancelled(onEvent);
     const epoch = epochs.get(key) ?? 0;
+    const resumed = request.resume;
     // Resolved here, in the channel's turn, so a slow name lookup cannot reorder questions.
-    const author = await Promise.resolve(request.author).catch(() => 'someone');
-    let context: Awaited<ReturnType<ChannelMemory['context']>>;
-    try {
-      context = await inSpan('thinkthread.memory.load', {}, () => memory.context(key));
-    } catch (err) {
-      logger?.error({ key, err }, 'could not load channel memory');
-      return failed(onEvent, 'storage', 'Could not read this channel’s memory; try again shortly.');
+    const author = resumed
+      ? resumed.run.author
+      : await Promise.resolve(request.author).catch(() => 'someone');
+    let context: Awaited<ReturnType<ChannelMemory['context']>> = { turns: [] };
+    if (!resumed) {
+      try {
+        context = await inSpan('thinkthread.memory.load', {}, () => memory.context(key));
+      } catch (err) {
+        logger?.error({ key, err }, 'could not load channel memory');
+        return failed(onEvent, 'storage', 'Could not read this channel’s memory; try again shortly.');
+      }
     }
-    const prepared = prepareInput(await readInput(request, logger), deps.input ?? DEFAULT_INPUT_SETTINGS);
+    const prepared = resumed
+      ? undefined
+      : prepareInput(await readInput(request, logger), deps.input ?? DEFAULT_INPUT_SETTINGS);
+    const question = prepared ? rememberedQuestion(text, prepared) : (resumed?.run.question ?? text);
     let result: RunResult;
     const leave =
       request.asker &&
       deps.runPlaces?.enter(key, { asker: request.asker, settingsKey: request.settingsKey ?? key, author });
+    const common = {
+      signal,
+      profile,
+      cacheKey: promptCacheKey(key),
+      key,
+      principal: request.asker?.principal,
+      approve: gateOf(request, author, question, profile, usageId),
+    };
     try {
-      result = await agent.run(
-        {
-          message: text,
-          author,
-          context,
-          preface: prepared.preface,
-          images: prepared.images,
-          signal,
-          profile,
-          cacheKey: promptCacheKey(key),
-          key,
-          principal: request.asker?.principal,
-          approve: deps.approvals?.gateFor({
-            platform: request.asker?.platform ?? key.slice(0, key.indexOf(':')),
-            key,
-            settingsKey: request.settingsKey,
-            asker: request.asker,
-          }),
-        },
-        onEvent,
-      );
+      result =
+        resumed && agent.resume
+          ? await agent.resume(
+              { ...common, checkpoint: resumed.checkpoint, decided: resumed.decided },
+              showingDecisions(resumed, onEvent),
+            )
+          : await agent.run(
+              {
+                ...common,
+                message: text,
+                author,
+                context,
+                preface: prepared?.preface,
+                images: prepared?.images,
+              },
+              onEvent,
+            );
     } catch (err) {
       // The agent promises not to throw; if it does anyway, the channel keeps going.
       logger?.error({ key, err }, 'agent run threw');
@@ -192,12 +243,12 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       onEvent({ type: 'notice', code: 'not_remembered', message: NOT_REMEMBERED_MESSAGE });
       return result;
     }
-    for (const note of prepared.notes) onEvent({ type: 'notice', code: 'input', message: note });
+    for (const note of prepared?.notes ?? []) onEvent({ type: 'notice', code: 'input', message: note });
     if ((epochs.get(key) ?? 0) !== epoch) return result; // reset while answering: delivered, not remembered
     try {
       await memory.record(key, {
         author,
-        question: rememberedQuestion(text, prepared),
+        question,
         answer: rememberedAnswer(result.text, result.truncated),
         principal: request.asker?.principal,
       });
@@ -231,8 +282,9 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       logger?.error({ key, err }, 'could not read the channel settings');
       return failed(onEvent, 'storage', 'Could not read this channel’s settings; try again shortly.');
     }
-    const profile = settings && profileOf(settings);
+    const profile = request.resume ? request.resume.run.profile : settings && profileOf(settings);
     if (!governor || !asker) return answer(request, onEvent, profile, placeLost);
+    if (request.resume) return resumedRun(request, onEvent, profile, placeLost, governor);
     if (request.signal?.aborted) return cancelled(onEvent);
     let admit: Awaited<ReturnType<Governor['admit']>>;
     try {
@@ -272,7 +324,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         (answer) => {
           answeredBy = answer.model;
         },
-        () => answer(request, recorder?.onEvent ?? meter.onEvent, profile, placeLost),
+        () => answer(request, recorder?.onEvent ?? meter.onEvent, profile, placeLost, admit.id),
       );
       return result;
     } finally {
@@ -285,6 +337,34 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         deps.runLogs
           ?.saveRunLog(recorder.log())
           .catch((err: unknown) => logger?.warn({ key, err }, 'could not keep a run log'));
+      }
+    }
+  }
+
+  /** A run taken over after its process stopped: admitted when it was asked, it completes that record. */
+  async function resumedRun(
+    request: AskRequest,
+    onEvent: AgentEventHandler,
+    profile: RunProfile | undefined,
+    placeLost: AbortSignal,
+    governor: Governor,
+  ): Promise<AskOutcome> {
+    const usageId = request.resume?.run.usageId;
+    const started = Date.now();
+    const meter = createRunMeter(onEvent);
+    let result: RunResult | undefined;
+    try {
+      result = await answer(request, meter.onEvent, profile, placeLost, usageId);
+      return result;
+    } finally {
+      const spent = meter.result(result, Date.now() - started);
+      observe(request.asker?.platform ?? 'unknown', spent.outcome as RunObservation['outcome'], spent);
+      if (usageId !== undefined) {
+        governor
+          .complete(usageId, spent)
+          .catch((err: unknown) =>
+            logger?.error({ key: request.key, err }, 'could not complete a usage record'),
+          );
       }
     }
   }
@@ -307,7 +387,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     Promise.resolve(request.context).catch(() => {});
     Promise.resolve(request.attachments).catch(() => {});
     if (closing) return busy(onEvent, CLOSING_MESSAGE);
-    if (governor && request.asker) {
+    if (governor && request.asker && !request.resume) {
       const decision = await governor.access(request.asker, request.key);
       if (!decision.allowed) {
         observe(request.asker.platform, 'refused');
@@ -446,6 +526,30 @@ function questionAttributes(request: AskRequest): Record<string, string> {
     ...(tracesContent()
       ? { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', content: request.text }]) }
       : {}),
+  };
+}
+
+/**
+ * The events of a resumed run, with each decision made while its process was gone shown right after the
+ * call it decided.
+ */
+function showingDecisions(resumed: ResumedRun, onEvent: AgentEventHandler): AgentEventHandler {
+  const byCall = new Map(resumed.outcomes.map((o) => [o.callId, o]));
+  return (event) => {
+    onEvent(event);
+    const outcome = event.type === 'action' ? byCall.get(event.callId) : undefined;
+    if (!outcome) return;
+    byCall.delete(outcome.callId);
+    const { decision } = outcome;
+    onEvent({
+      type: 'approval_decided',
+      id: outcome.id,
+      callId: outcome.callId,
+      tool: outcome.tool,
+      outcome: decision.outcome,
+      ...(decision.byName ? { by: decision.byName } : {}),
+      ...(decision.reason ? { reason: decision.reason } : {}),
+    });
   };
 }
 

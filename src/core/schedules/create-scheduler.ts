@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ResumedRun } from '../approvals/wait-state.js';
 import type { Asker } from '../governance/asker.js';
 import type { Logger } from '../logger.js';
 import type { Schedule, ScheduleSettlement, ScheduleStore } from '../ports/schedule-store.js';
@@ -15,6 +16,11 @@ export interface ScheduledRun {
   dueAt: number;
   /** A one-off reminder: the answer mentions its creator. */
   reminder: boolean;
+  /**
+   * Not a schedule's run: a run taken over after its process stopped while its tool calls waited for a
+   * person, going on in the conversation it was asked in (see approvals/resume-through.ts).
+   */
+  resume?: ResumedRun | undefined;
 }
 
 /** How a platform starts a scheduled run in a conversation, and tells a schedule's creator something. */

@@ -40,6 +40,7 @@ export function consoleScheduleDelivery(deps: ConsoleScheduleDeps): ScheduleDeli
           author: schedule.creator.name,
           text: schedule.question,
           asker: run.asker,
+          resume: run.resume,
         },
         renderer: createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, schedule.key) }),
         signal: deps.signal,

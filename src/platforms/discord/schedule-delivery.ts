@@ -53,6 +53,7 @@ export function discordScheduleDelivery(
           author: schedule.creator.name,
           text: schedule.question,
           asker,
+          resume: run.resume,
         },
         replySurface(message, { threads }),
         ctx,

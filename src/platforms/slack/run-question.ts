@@ -44,6 +44,8 @@ export interface Question {
   thread?: AskRequest['context'];
   /** The files attached to the question. */
   attachments?: AskRequest['attachments'];
+  /** A run going on after a restart (see AskRequest.resume). */
+  resume?: AskRequest['resume'];
   /** Told the answer message's ts once the run answered. */
   onAnswered?: ((ts: string) => void) | undefined;
   /** Its place in the channel's line, taken when the event arrived. */
@@ -175,6 +177,7 @@ export async function runQuestion(
       context: question.thread,
       attachments: question.attachments,
       arrival: question.arrival,
+      resume: question.resume,
     },
     renderer,
     logger,

@@ -47,6 +47,7 @@ export function slackScheduleDelivery(
           layout: place.threadTs ? 'thread' : 'channel',
           context: scheduleHeading(run, who, question),
           asker: slackAsker,
+          resume: run.resume,
         },
         shutdown,
       );

@@ -51,6 +51,7 @@ export function webScheduleDelivery(sessions: ChatSessions, deps: RunDeps): Sche
               author: schedule.creator.name,
               text: schedule.question,
               asker,
+              resume: scheduled.resume,
             },
             renderer: createWebRenderer(
               session,
