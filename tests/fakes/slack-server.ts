@@ -123,6 +123,8 @@ export const VIEW_LIMITS = {
   privateMetadata: 3_000,
   callbackId: 255,
   blocks: 100,
+  /** A section's `text`: "Maximum length for this field is 3000 characters" (https://docs.slack.dev/reference/block-kit/blocks/section-block). */
+  sectionText: 3_000,
 } as const;
 
 export const STREAM_LIMITS = {
@@ -427,7 +429,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       too(view.private_metadata, VIEW_LIMITS.privateMetadata) ||
       too(view.callback_id, VIEW_LIMITS.callbackId) ||
       !Array.isArray(view.blocks) ||
-      view.blocks.length > VIEW_LIMITS.blocks
+      view.blocks.length > VIEW_LIMITS.blocks ||
+      view.blocks.some((b: Json) => b?.type === 'section' && too(b.text?.text, VIEW_LIMITS.sectionText))
     ) {
       return { ok: false, error: 'invalid_arguments' };
     }

@@ -3,30 +3,29 @@ import { approvalForbidden } from '../../core/approvals/approval-wording.js';
 import { cut } from '../shared/format-step.js';
 import { runActionId } from '../shared/run-actions.js';
 import type { PendingApproval } from '../shared/run-view.js';
+import { argumentsText, codePiece, SECTION_CODE_CHARS } from './arguments-modal.js';
 import { plainToMrkdwn } from './mrkdwn.js';
 
 /**
- * Characters of a call's arguments shown in the approval message. A section's text takes "Maximum length
- * for this field is 3000 characters" (https://docs.slack.dev/reference/block-kit/blocks/section-block);
- * escaping (`&amp;`) can grow the text, so the cut leaves room.
+ * Characters of a call's arguments shown in the approval message; escaped, they must still fit one section
+ * (SECTION_CODE_CHARS), else fewer are shown.
  */
 const ARGS_CHARS = 2_000;
 
-/** The arguments as the message shows them: pretty JSON in a code block no fence inside can close. */
+/** The arguments as the message shows them: pretty JSON in a code block nothing inside can close. */
 function argsCode(approval: PendingApproval): { code: string; total: number; cut: boolean } {
-  const text =
-    typeof approval.input === 'string' ? approval.input : (JSON.stringify(approval.input, null, 2) ?? '');
+  const text = argumentsText(approval.input);
   const shown = cut(text, ARGS_CHARS);
-  return {
-    code: plainToMrkdwn(shown.text).replaceAll('```', '`\u200b``'),
-    total: text.length,
-    cut: shown.cut,
-  };
+  const piece = codePiece(shown.text, 0, SECTION_CODE_CHARS);
+  return { code: piece.code, total: text.length, cut: shown.cut || piece.end < shown.text.length };
 }
 
-/** The message shown for a pending call: the tool, its exact arguments, who decides, and Approve / Deny. */
+/**
+ * The message shown for a pending call: the tool, its exact arguments, who decides, and Approve / Deny,
+ * with "Show all arguments" when they are cut.
+ */
 export function approvalBlocks(approval: PendingApproval): types.KnownBlock[] {
-  return [...approvalBody(approval), approvalButtons(approval.id)];
+  return [...approvalBody(approval), approvalButtons(approval.id, argsCode(approval).cut)];
 }
 
 /** The same message once decided: how it ended, no buttons. */
@@ -70,8 +69,18 @@ function approvalBody(approval: PendingApproval): types.KnownBlock[] {
   ];
 }
 
-/** Approve / Deny; ids as run-actions.ts makes them (an `action_id` takes 255 characters, a value 2,000). */
-function approvalButtons(id: string): types.ActionsBlock {
+/**
+ * Approve / Deny, and "Show all arguments" when they are cut: three of an actions block's 25 elements
+ * (https://docs.slack.dev/reference/block-kit/blocks/actions-block); ids as run-actions.ts makes them (an
+ * `action_id` takes 255 characters, a value 2,000; https://docs.slack.dev/reference/block-kit/block-elements/button-element).
+ */
+function approvalButtons(id: string, argumentsCut: boolean): types.ActionsBlock {
+  const showAll: types.Button = {
+    type: 'button',
+    action_id: runActionId('args', id),
+    value: runActionId('args', id),
+    text: { type: 'plain_text', text: 'Show all arguments' },
+  };
   return {
     type: 'actions',
     block_id: `tt_approval_${id}`.slice(0, 255),
@@ -90,6 +99,7 @@ function approvalButtons(id: string): types.ActionsBlock {
         style: 'danger',
         text: { type: 'plain_text', text: 'Deny' },
       },
+      ...(argumentsCut ? [showAll] : []),
     ],
   };
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger.js';
 import { parseRunActionId } from '../shared/run-actions.js';
 import { WORDING } from '../shared/wording.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
+import { argumentsModal } from './arguments-modal.js';
 import { textModal } from './text-modal.js';
 import type { UserDirectory } from './user-names.js';
 
@@ -73,6 +74,8 @@ export function registerApprovalButtons(app: App, deps: ApprovalButtonDeps): voi
     },
   );
 
+  registerShowArguments(app, deps);
+
   app.view<ViewSubmitAction>(DENY_VIEW, async ({ ack, view, body, client }) => {
     await ack();
     const target = parseTarget(view.private_metadata);
@@ -93,6 +96,45 @@ export function registerApprovalButtons(app: App, deps: ApprovalButtonDeps): voi
     });
   });
 }
+
+/**
+ * "Show all arguments": a modal with the call's whole arguments for one who may decide it, else the private
+ * line why not. The press's trigger_id lives 3 s, so the check does not wait for the presser's name.
+ */
+function registerShowArguments(app: App, deps: ApprovalButtonDeps): void {
+  const { logger } = deps;
+  app.action<BlockAction>(/^tt:args:/, async ({ ack, body, action, respond, client, context }) => {
+    await ack();
+    const value = 'value' in action && typeof action.value === 'string' ? action.value : '';
+    const pressed = parseRunActionId(value) ?? parseRunActionId(action.action_id);
+    const triggerId = body.trigger_id;
+    if (pressed?.action !== 'args' || !triggerId) return;
+    const userId = body.user.id;
+    const who: Approver = {
+      principal: slackPrincipal(userId, body.user.team_id ?? context.teamId),
+      name: userId,
+      platformAdmin: deps.users(client, userId).then((u) => u.admin),
+    };
+    deps.work.run('a Slack arguments view', async () => {
+      const call = deps.assistant.approvalCall
+        ? await deps.assistant.approvalCall(pressed.runId, who).catch((err: unknown) => {
+            logger.error({ err }, 'could not look up a pending call');
+            return { status: 'forbidden' as const, message: WORDING.commandFailed };
+          })
+        : { status: 'expired' as const, message: WORDING.answerFinished };
+      if (call.status !== 'allowed') return privately(respond, call.message, logger);
+      await client.views
+        .open({ trigger_id: triggerId, view: argumentsModal(call.tool, call.input) })
+        .catch(async (err: unknown) => {
+          logger.warn({ err }, 'could not show the arguments');
+          await privately(respond, ARGUMENTS_FAILED, logger);
+        });
+    });
+  });
+}
+
+/** The private line when the arguments modal could not open (e.g. its trigger expired). */
+const ARGUMENTS_FAILED = 'Could not show the arguments just now. Press the button again.';
 
 /** Decides; resolves with the private line to give when nothing changed, else undefined. */
 async function decide(

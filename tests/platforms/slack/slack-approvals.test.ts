@@ -8,6 +8,7 @@ import {
   eventCallback,
   type FakeSlackMessage,
   taskCards,
+  unescapeSlack,
   viewSubmission,
   visibleText,
 } from '../../fakes/slack-server.js';
@@ -25,6 +26,12 @@ import {
 
 const ECHO = { toolCalls: [{ name: 'test__echo', arguments: { text: '<!channel> & ```' } }] };
 const BOB = 'UBOB';
+/** Arguments far past the 2,000 characters the approval message shows, with what could escape a code block. */
+const LONG_ARGS = {
+  text: `${'a long line of text to echo, '.repeat(100)}<!channel> & \`\`\`\`\`\` <@U1>`,
+  options: { prefix: `${'&'.repeat(1500)}\n${'x'.repeat(1500)}` },
+};
+const LONG_ECHO = { toolCalls: [{ name: 'test__echo', arguments: LONG_ARGS }] };
 
 // biome-ignore lint/suspicious/noExplicitAny: Slack blocks are loose JSON.
 type Block = any;
@@ -35,6 +42,16 @@ const approveButton = (message: FakeSlackMessage) =>
   buttonsOf(message).find((e: Block) => parseRunActionId(e.action_id)?.action === 'approve');
 const denyButton = (message: FakeSlackMessage) =>
   buttonsOf(message).find((e: Block) => parseRunActionId(e.action_id)?.action === 'deny');
+const showAllButton = (message: FakeSlackMessage) =>
+  buttonsOf(message).find((e: Block) => parseRunActionId(e.action_id)?.action === 'args');
+/** What a person reads in a modal's code sections, fences and zero-width spaces taken out. */
+const codeShown = (view: Block): string =>
+  unescapeSlack(
+    view.blocks
+      .filter((b: Block) => b.type === 'section' && b.text.text.startsWith('```'))
+      .map((b: Block) => b.text.text.slice(3, -3))
+      .join(''),
+  ).replaceAll('\u200b', '');
 
 describe.each([
   ['edit', 'http'],
@@ -100,11 +117,13 @@ describe.each([
     const text = visibleText(approval);
     expect(text).toContain('*Approval needed:* `test__echo`');
     // What people see is the model's text as text; on the wire it is escaped, so <!channel> notifies no one.
-    expect(text).toContain('```{\n  "text": "<!channel> & `\u200b``"\n}```');
+    expect(text).toContain('```{\n  "text": "<!channel> & `\u200b`\u200b`"\n}```');
     expect(JSON.stringify(approval.blocks)).toContain('&lt;!channel&gt; &amp;');
     expect(text).toMatch(
       /The asker or an admin decides; unanswered, it is denied <!date\^\d+\^\{time\}\|in time>\./,
     );
+    // Nothing was cut, so there is nothing more to show.
+    expect(buttonsOf(approval).map((b: Block) => b.text.text)).toEqual(['Approve', 'Deny']);
     if (layout === 'edit') {
       expect(visibleText(topLevel(h)[0]!)).toBe(
         '_Waiting for approval of test\\_\\_echo…_'.replace(/\\/g, ''),
@@ -167,6 +186,56 @@ describe.each([
     await press(h, approval, approveButton(approval), ADMIN);
     await h.settle();
     expect(visibleText(approval)).toMatch(/\*test__echo approved by Ada\.\*$/);
+  });
+
+  it('arguments too long for the message: "Show all arguments" opens a modal with the whole JSON for the asker', async () => {
+    h = await start();
+    h.model.script(LONG_ECHO, { content: 'Echoed.' });
+    const approval = await askForApproval(h);
+    expect(buttonsOf(approval).map((b: Block) => b.text.text)).toEqual([
+      'Approve',
+      'Deny',
+      'Show all arguments',
+    ]);
+    expect(showAllButton(approval).style).toBeUndefined();
+    expect(visibleText(approval)).toMatch(/The arguments are cut here \([\d,]+ characters in all\)\./);
+    expect(visibleText(approval)).not.toContain('<@U1>');
+
+    await press(h, approval, showAllButton(approval));
+    await h.slack.waitFor(() => h!.slack.views.length === 1);
+    const view = h.slack.views[0]!;
+    expect(view).toMatchObject({ callback_id: 'tt_approval_args', title: { text: 'Tool call arguments' } });
+    expect(visibleText(view)).toMatch(/^\*Arguments of\* `test__echo`\n/);
+    expect(codeShown(view)).toBe(JSON.stringify(LONG_ARGS, null, 2));
+    // The JSON cannot close its code block: no two backticks side by side, none at a block's edge.
+    for (const block of view.blocks.slice(1)) expect(block.text.text.slice(3, -3)).not.toMatch(/``|^`|`$/);
+    // On the wire it is escaped, so <!channel> notifies no one.
+    expect(JSON.stringify(view.blocks)).toContain('&lt;!channel&gt; &amp;');
+    expect(privateReplies(h)).toEqual([]);
+
+    // It decided nothing: the asker can still approve.
+    await press(h, approval, approveButton(approval));
+    await h.settle();
+    expect(answerText(h)).toContain('Echoed.');
+  });
+
+  it('"Show all arguments": a stranger is told privately, without a modal; after the decision it has expired', async () => {
+    h = await start();
+    h.model.script(LONG_ECHO, { content: 'Echoed.' });
+    const approval = await askForApproval(h);
+    const showAll = showAllButton(approval);
+    await press(h, approval, showAll, BOB);
+    await h.slack.waitFor(() => privateReplies(h!).length === 1);
+    expect(privateReplies(h)).toEqual(['Only the asker or an admin can approve this.']);
+
+    await press(h, approval, approveButton(approval));
+    await h.settle();
+    expect(buttonsOf(approval)).toEqual([]);
+    // A press that was on its way when the buttons went.
+    await press(h, { ...approval, blocks: [{ type: 'actions', elements: [showAll] }] }, showAll);
+    await h.slack.waitFor(() => privateReplies(h!).length === 2);
+    expect(privateReplies(h)[1]).toBe('This request has expired.');
+    expect(h.slack.views).toEqual([]);
   });
 
   it('no press in time: denied and the model told; the message says so', async () => {
