@@ -18,9 +18,12 @@ export async function handleArgumentsButton(
   id: string,
 ): Promise<void> {
   const privately = (content: string) => interaction.reply({ content, flags: MessageFlags.Ephemeral });
-  const lookup = ctx.assistant.approvalCall;
-  if (!lookup) return void (await privately(WORDING.answerFinished));
-  const call = await lookup(id, approverOf(interaction));
+  const { assistant } = ctx;
+  if (!assistant.approvalCall) return void (await privately(WORDING.answerFinished));
+  const call = await assistant.approvalCall(id, approverOf(interaction)).catch((err: unknown) => {
+    ctx.logger.error({ err }, 'could not look up a pending call');
+    return { status: 'forbidden' as const, message: `⚠️ ${WORDING.commandFailed}` };
+  });
   if (call.status !== 'allowed') return void (await privately(call.message));
   await interaction.reply({
     content: `The whole arguments of \`${call.tool}\`:`,
