@@ -55,6 +55,10 @@ export async function startTestCore(
     mcpBackoff?: Backoff;
     captureLogs?: boolean;
     schedules?: { now?: () => number };
+    /** How waiting tool calls are looked after: `beatMs: 0` sweeps only when a test calls `sweep` (a process that died). */
+    approvals?: { beatMs?: number; staleMs?: number };
+    /** Another core's database (a restart, a second replica); this core's own temp file when unset. */
+    databaseUrl?: string;
   } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-core-'));
@@ -63,7 +67,7 @@ export async function startTestCore(
   try {
     const config = testConfig({
       OPENAI_BASE_URL: fake.url,
-      DATABASE_URL: `sqlite:${join(dir, 'thinkthread.db')}`,
+      DATABASE_URL: options.databaseUrl ?? `sqlite:${join(dir, 'thinkthread.db')}`,
       PROMPTS_DIR: resolve(import.meta.dirname, '../../prompts'),
       WORKSPACE_DIR: join(dir, 'workspace'),
       LLM_MAX_RETRIES: '0',
@@ -101,7 +105,7 @@ export async function startTestCore(
           }
         : {}),
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
-      approvals: { store, settings: approvalSettingsFrom(config) },
+      approvals: { store, waits: store, settings: approvalSettingsFrom(config), ...options.approvals },
       logger,
     }).catch(async (err: unknown) => {
       await real.close();
