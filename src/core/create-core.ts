@@ -55,7 +55,7 @@ export interface Core {
    * Tool calls waiting for a person: once the platforms are up (`start`, with their deliverers), runs whose
    * process stopped while a call waited go on here once decided; absent when no approvals are kept.
    */
-  approvals?: Pick<Approvals, 'start' | 'stop'> | undefined;
+  approvals?: Pick<Approvals, 'start' | 'stop' | 'sweep'> | undefined;
   /** Finishes work in flight (runs, memory compression); the store stays open for whoever opened it. */
   close(): Promise<void>;
 }

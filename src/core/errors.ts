@@ -84,6 +84,17 @@ export function isAbortError(err: unknown): boolean {
   );
 }
 
+/**
+ * The reason runs are cancelled with when the bot shuts down: tool calls they wait on stay kept for the next
+ * start (a press then goes on with the run), rather than ending as stopped.
+ */
+export class ShutdownAbort extends Error {
+  override name = 'AbortError';
+  constructor() {
+    super('the bot is shutting down');
+  }
+}
+
 /** The thread a question was asked in could not be read (e.g. a missing permission); the message is for the asker. */
 export class ContextUnavailableError extends ThinkthreadError {
   constructor(message: string, cause?: unknown) {

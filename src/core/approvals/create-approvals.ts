@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ShutdownAbort } from '../errors.js';
 import type { Asker } from '../governance/asker.js';
 import { type Principal, principalPlatform, principalUser } from '../governance/principal.js';
 import type { Logger } from '../logger.js';
@@ -115,8 +116,10 @@ interface Pending {
   requestedAt: number;
   /** Kept in the store (others can decide it, a restart keeps it). */
   durable: boolean;
-  settle(decision: WaitDecision, recorded: boolean): void;
+  /** Ends the wait here; `kept` leaves it in the store for the next start (a shutdown), unrecorded. */
+  settle(decision: WaitDecision, recorded: boolean, kept?: boolean): void;
   settled: boolean;
+  kept?: boolean;
 }
 
 /** What a decision record is made from. */
@@ -383,18 +386,26 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
               requestedAt,
               durable,
               settled: false,
-              settle(decision, recorded) {
+              settle(decision, recorded, kept) {
                 if (entry.settled) return;
                 entry.settled = true;
+                entry.kept = kept;
                 pending.delete(id);
                 clearTimeout(timeout);
                 context.signal.removeEventListener('abort', onAbort);
+                if (kept) return resolve(decision);
                 if (!recorded) record(id, decidedOf(entry), decision);
                 if (entry.durable) void drop(id);
                 resolve(decision);
               },
             };
-            const onAbort = () => entry.settle({ outcome: 'stopped', at: now() }, false);
+            // Shut down (not stopped): a kept call outlives the process, and a press after the restart goes on.
+            const onAbort = () =>
+              entry.settle(
+                { outcome: 'stopped', at: now() },
+                false,
+                entry.durable && context.signal.reason instanceof ShutdownAbort,
+              );
             const onTimeout = async () => {
               const expired: WaitDecision = { outcome: 'expired', at: now() };
               const won = entry.durable ? await decideStored(id, expired) : 'failed';
@@ -417,6 +428,13 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
               expiresAt,
             });
           });
+          if (decided.outcome === 'stopped' && context.signal.reason instanceof ShutdownAbort) {
+            logger?.info(
+              { id, key: run.key, tool },
+              'shutting down: a tool call waiting for approval is kept',
+            );
+            throw context.signal.reason;
+          }
           context.emit({
             type: 'approval_decided',
             id,

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { ShutdownAbort } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 
 /** How long cancelled runs get, after the grace period, to show their last message. */
@@ -56,7 +57,7 @@ export function createWorkTracker(logger: Logger): WorkTracker {
     drain(graceMs) {
       draining ??= (async () => {
         if (await within(idle(), graceMs)) return;
-        controller.abort();
+        controller.abort(new ShutdownAbort());
         await within(idle(), CANCEL_GRACE_MS);
       })();
       return draining;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../../src/core/agent/events.js';
 import { resumerThrough } from '../../../src/core/approvals/resume-through.js';
 import type { AskOutcome } from '../../../src/core/assistant.js';
+import { ShutdownAbort } from '../../../src/core/errors.js';
 import type { Asker } from '../../../src/core/governance/asker.js';
 import type { ScheduleDeliverer, ScheduledRun } from '../../../src/core/schedules/create-scheduler.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
@@ -258,6 +259,32 @@ function scenarios(database: () => string | undefined) {
     expect(JSON.stringify(after.fake.requests[0]?.body.messages)).toContain('no one approved this call');
     const [decision] = await after.store.listApprovals({ since: 0, until: Date.now() + 1 });
     expect(decision).toMatchObject({ id: pending.id, outcome: 'expired' });
+  });
+
+  it('a shutdown while waiting keeps the call: after the restart a press goes on with the run', async () => {
+    const before = await processOn(database(), { beatMs: 20, staleMs: 1 });
+    before.fake.script({ toolCalls: [ECHO] });
+    const run = ask(before, 'echo hi');
+    const pending = await run.approval();
+    // What a platform's shutdown does once its grace period is over.
+    run.stop.abort(new ShutdownAbort());
+    expect(await run.done()).toMatchObject({ status: 'cancelled' });
+    expect(run.events.some((e) => e.type === 'approval_decided')).toBe(false);
+    await before.core.approvals?.stop();
+    expect(await before.store.getWait(pending.id)).toMatchObject({ id: pending.id, tool: 'test__echo' });
+    expect(await before.store.listApprovals({ since: 0, until: Date.now() + 1 })).toEqual([]);
+
+    const after = await processOn(dbOf(before), { beatMs: 0, staleMs: 1 });
+    after.fake.script({ content: 'Echoed after the restart.' });
+    const resumed = deliveries(after);
+    expect(await after.core.assistant.decideApproval!(pending.id, aliceApproves, { approve: true })).toEqual({
+      status: 'approved',
+    });
+    await waitUntil(() => resumed.length === 1, { what: 'the run to be resumed' });
+    expect(await resumed[0]!.outcome).toMatchObject({
+      status: 'answered',
+      text: 'Echoed after the restart.',
+    });
   });
 
   it('Stop while waiting ends the run for good: no process takes it over later', async () => {
