@@ -377,6 +377,7 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
             if (durable) void drop(id);
             throw context.signal.reason;
           }
+          let wasKept = false;
           const decided = await new Promise<WaitDecision>((resolve) => {
             const entry: Pending = {
               run,
@@ -390,6 +391,7 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
                 if (entry.settled) return;
                 entry.settled = true;
                 entry.kept = kept;
+                wasKept = kept === true;
                 pending.delete(id);
                 clearTimeout(timeout);
                 context.signal.removeEventListener('abort', onAbort);
@@ -428,7 +430,7 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
               expiresAt,
             });
           });
-          if (decided.outcome === 'stopped' && context.signal.reason instanceof ShutdownAbort) {
+          if (decided.outcome === 'stopped' && wasKept) {
             logger?.info(
               { id, key: run.key, tool },
               'shutting down: a tool call waiting for approval is kept',

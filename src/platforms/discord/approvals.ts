@@ -91,6 +91,8 @@ export function createDiscordApprovals(options: DiscordApprovalsOptions) {
     const entry = shown.get(id);
     if (!entry || closed.has(id)) return;
     closed.add(id);
+    // Kept through a shutdown: its buttons still decide it after the restart.
+    if (view.keptApprovals?.some((a) => a.id === id)) return;
     const tool = entry.approval.tool;
     const note = [...view.steps].reverse().find((s) => s.kind === 'note' && s.text.startsWith(`${tool} `));
     const ending = note?.kind === 'note' ? note.text : 'The answer ended before anyone decided.';

@@ -78,7 +78,10 @@ export async function askAndRender(options: AskAndRenderOptions): Promise<RunVie
     markStopped(view, stopper);
   } else if (signal.aborted && options.abortedBy === 'shutdown' && view.phase !== 'final') {
     view.phase = 'cancelled';
-    view.error = { code: 'cancelled', message: WORDING.restarted };
+    view.error = {
+      code: 'cancelled',
+      message: view.keptApprovals ? WORDING.restartedWaiting : WORDING.restarted,
+    };
   }
   endFromOutcome(view, outcome);
   try {

@@ -48,6 +48,11 @@ export interface RunView {
   stoppedBy?: string;
   /** Tool calls waiting for a person's decision now, oldest first. */
   approvals?: PendingApproval[];
+  /**
+   * Calls still waiting when the run was cancelled by a shutdown: kept for the next start, where a press on
+   * them goes on with the run, so their buttons stay.
+   */
+  keptApprovals?: PendingApproval[];
 }
 
 /** The placeholder where the answer goes while nothing is written: thinking, or waiting for a person. */
@@ -142,6 +147,8 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
       return true;
     case 'error':
       view.phase = event.code === 'cancelled' ? 'cancelled' : 'failed';
+      // Stop decides a waiting call (stopped) before the run ends; only a shutdown leaves one undecided.
+      if (event.code === 'cancelled' && view.approvals?.length) view.keptApprovals = view.approvals;
       view.approvals = undefined;
       view.error = { code: event.code, message: event.message };
       return true;

@@ -24,6 +24,9 @@ export const WORDING = {
   cancelled: 'Cancelled.',
   /** The bot shut down before it could finish an answer. */
   restarted: 'I was restarted before I could finish; please ask again.',
+  /** The bot shut down while a tool call waited for approval: the call is kept, and a press goes on with it. */
+  restartedWaiting:
+    'I was restarted while a tool call waited for approval. It still does: approve or deny it, and I will go on from there.',
   /** The replica answering stopped (crashed) before it finished; another one says so in its place. */
   interrupted: 'My answer was interrupted before I could finish; please ask again.',
   /** The database the replicas share cannot be reached (the core's sentence). */

@@ -45,6 +45,8 @@ export function withSlackApprovals<R extends RunRenderer>(renderer: R, place: Sl
     const entry = shown.get(id);
     if (!entry || closed.has(id)) return;
     closed.add(id);
+    // Kept through a shutdown: its buttons still decide it after the restart.
+    if (view.keptApprovals?.some((a) => a.id === id)) return;
     const { tool } = entry.approval;
     const note = [...view.steps].reverse().find((s) => s.kind === 'note' && s.text.startsWith(`${tool} `));
     const ending = note?.kind === 'note' ? note.text : 'The answer ended before anyone decided.';

@@ -77,7 +77,9 @@ export function webStep(step: StepView): WebStep {
 export function endRun(run: WebRun, view: RunView): void {
   if (!isEnded(view)) return;
   run.phase = view.phase;
-  delete run.approvals;
+  // Calls kept through a shutdown keep their buttons: a press after the restart goes on with the run.
+  if (view.keptApprovals?.length) run.approvals = webApprovals({ ...view, approvals: view.keptApprovals });
+  else delete run.approvals;
   const shown = outcomeText(view);
   if (shown.kind === 'answer') {
     run.answer = shown.text;

@@ -277,7 +277,8 @@ function showRun(run) {
     else if (wasLive || !item.dataset.shown) details.open = false;
     item.dataset.shown = 'yes';
     item.setAttribute('aria-busy', String(!ended));
-    showApprovals(item, ended ? [] : (run.approvals ?? []));
+    // An ended run carries approvals only when they were kept through a restart: they still decide.
+    showApprovals(item, run.approvals ?? []);
     showAnswer(item, run.phase, run.answer, run.note, run.problem);
   });
   if (!ENDED.has(run.phase) || liveRun === run.id) setLive(run);
