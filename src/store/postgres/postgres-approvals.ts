@@ -2,31 +2,6 @@ import type { ApprovalGrant, ApprovalStore } from '../../core/ports/approval-sto
 import { type ApprovalRow, approvalOf, MAX_LISTED_APPROVALS } from '../approval-rows.js';
 import type { PostgresDb } from './postgres-db.js';
 
-/** Migration of the Postgres schema that adds this part's tables (see sqlite-approvals.ts). */
-export const PG_APPROVALS_MIGRATION = `
-  CREATE TABLE approvals (
-    id TEXT PRIMARY KEY,
-    at BIGINT NOT NULL,
-    requested_at BIGINT NOT NULL,
-    platform TEXT NOT NULL,
-    key TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    args_digest TEXT NOT NULL,
-    asker TEXT,
-    decided_by TEXT,
-    outcome TEXT NOT NULL CHECK (outcome IN ('approved', 'denied', 'expired', 'stopped')),
-    reason TEXT
-  );
-  CREATE INDEX approvals_by_at ON approvals (at);
-  CREATE TABLE approval_grants (
-    settings_key TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    granted_by TEXT NOT NULL,
-    at BIGINT NOT NULL,
-    PRIMARY KEY (settings_key, tool)
-  );
-`;
-
 const INSERT = `INSERT INTO approvals (id, at, requested_at, platform, key, tool, args_digest, asker, decided_by, outcome, reason)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`;
 const LIST = 'SELECT * FROM approvals WHERE at >= $1 AND at < $2 ORDER BY at DESC, id LIMIT $3';

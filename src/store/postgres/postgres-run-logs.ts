@@ -9,41 +9,6 @@ import {
 } from '../run-log-rows.js';
 import { postgresAdminStats } from './postgres-admin-stats.js';
 import type { PostgresDb } from './postgres-db.js';
-import { PG_USAGE_ROLLUPS } from './postgres-usage-rollups.js';
-
-/**
- * Migration of the Postgres schema that adds this part's tables: each run's log (one row, its steps as
- * JSON) and its tool calls (for the failing-tools table), plus what the admin page's aggregates read: the
- * usage rollups (see postgres-usage-rollups.ts) and an index carrying the columns the charts sum, for what
- * the rollups cannot answer (one model's top people and channels).
- */
-export const PG_RUN_LOGS_MIGRATION = `
-  CREATE TABLE run_logs (
-    usage_id BIGINT PRIMARY KEY,
-    at BIGINT NOT NULL,
-    platform TEXT NOT NULL,
-    key TEXT NOT NULL,
-    user_id TEXT,
-    question TEXT NOT NULL,
-    answer TEXT,
-    steps JSONB NOT NULL
-  );
-  CREATE INDEX run_logs_by_at ON run_logs (at);
-  CREATE INDEX run_logs_by_user ON run_logs (user_id);
-  CREATE TABLE run_log_tools (
-    usage_id BIGINT NOT NULL,
-    at BIGINT NOT NULL,
-    tool TEXT NOT NULL,
-    ok BOOLEAN NOT NULL,
-    ms INTEGER NOT NULL
-  );
-  CREATE INDEX run_log_tools_by_at ON run_log_tools (at, tool, ok);
-  CREATE INDEX run_log_tools_by_run ON run_log_tools (usage_id);
-  CREATE INDEX usage_admin ON usage (at) INCLUDE (outcome, platform, model, key, user_id, model_calls,
-    prompt_tokens, completion_tokens, cached_tokens, duration_ms, tools);
-  CREATE INDEX feedback_by_key ON feedback (key, at);
-  ${PG_USAGE_ROLLUPS}
-`;
 
 const VOTES = (vote: 'up' | 'down') => `(SELECT COUNT(*) FROM feedback f
   WHERE f.key = u.key AND f.platform = u.platform AND f.vote = '${vote}' AND f.at >= u.at

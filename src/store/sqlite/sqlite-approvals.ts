@@ -3,34 +3,6 @@ import type { ApprovalGrant, ApprovalStore } from '../../core/ports/approval-sto
 import { type ApprovalRow, approvalOf, MAX_LISTED_APPROVALS } from '../approval-rows.js';
 import type { FailWith } from './sqlite-usage.js';
 
-/**
- * Migration of the SQLite schema that adds this part's tables: each decision on a tool call that waited for
- * a person (once per approval id), and the tools a channel approved once (`once-per-channel`).
- */
-export const SQLITE_APPROVALS_MIGRATION = `
-  CREATE TABLE approvals (
-    id TEXT PRIMARY KEY,
-    at INTEGER NOT NULL,
-    requested_at INTEGER NOT NULL,
-    platform TEXT NOT NULL,
-    key TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    args_digest TEXT NOT NULL,
-    asker TEXT,
-    decided_by TEXT,
-    outcome TEXT NOT NULL CHECK (outcome IN ('approved', 'denied', 'expired', 'stopped')),
-    reason TEXT
-  ) STRICT;
-  CREATE INDEX approvals_by_at ON approvals (at);
-  CREATE TABLE approval_grants (
-    settings_key TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    granted_by TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (settings_key, tool)
-  ) STRICT;
-`;
-
 const INSERT = `INSERT INTO approvals (id, at, requested_at, platform, key, tool, args_digest, asker, decided_by, outcome, reason)
   VALUES (@id, @at, @requestedAt, @platform, @key, @tool, @argsDigest, @asker, @decidedBy, @outcome, @reason)
   ON CONFLICT (id) DO NOTHING`;

@@ -10,41 +10,6 @@ import {
 } from '../run-log-rows.js';
 import { sqliteAdminStats } from './sqlite-admin-stats.js';
 import type { FailWith } from './sqlite-usage.js';
-import { SQLITE_USAGE_ROLLUPS } from './sqlite-usage-rollups.js';
-
-/**
- * Migration of the SQLite schema that adds this part's tables: each run's log (one row, its steps as JSON)
- * and its tool calls (for the failing-tools table), plus what the admin page's aggregates read: the usage
- * rollups (see sqlite-usage-rollups.ts) and an index covering the columns the charts sum, for what the
- * rollups cannot answer (a period narrowed to one model's top people and channels).
- */
-export const SQLITE_RUN_LOGS_MIGRATION = `
-  CREATE TABLE run_logs (
-    usage_id INTEGER PRIMARY KEY,
-    at INTEGER NOT NULL,
-    platform TEXT NOT NULL,
-    key TEXT NOT NULL,
-    user_id TEXT,
-    question TEXT NOT NULL,
-    answer TEXT,
-    steps TEXT NOT NULL
-  ) STRICT;
-  CREATE INDEX run_logs_by_at ON run_logs (at);
-  CREATE INDEX run_logs_by_user ON run_logs (user_id);
-  CREATE TABLE run_log_tools (
-    usage_id INTEGER NOT NULL,
-    at INTEGER NOT NULL,
-    tool TEXT NOT NULL,
-    ok INTEGER NOT NULL,
-    ms INTEGER NOT NULL
-  ) STRICT;
-  CREATE INDEX run_log_tools_by_at ON run_log_tools (at, tool, ok);
-  CREATE INDEX run_log_tools_by_run ON run_log_tools (usage_id);
-  CREATE INDEX usage_admin ON usage (at, outcome, platform, model, key, user_id, model_calls, prompt_tokens,
-    completion_tokens, cached_tokens, duration_ms, tools);
-  CREATE INDEX feedback_by_key ON feedback (key, at);
-  ${SQLITE_USAGE_ROLLUPS}
-`;
 
 // Votes on answers in the run's conversation after it and before the next answered run there.
 const VOTES = (vote: 'up' | 'down') => `(SELECT COUNT(*) FROM feedback f
