@@ -1,33 +1,15 @@
 import type Database from 'better-sqlite3';
-import { LISTED_QUESTION_CHARS, type RunLogStore } from '../../core/ports/run-log-store.js';
-import {
-  detailOf,
-  likePattern,
-  type RunDetailRow,
-  type RunRow,
-  summaryOf,
-  toolCallsOf,
-} from '../run-log-rows.js';
+import type { RunLogStore } from '../../core/ports/run-log-store.js';
+import { detailOf, type RunDetailRow, type RunRow, summaryOf, toolCallsOf } from '../run-log-rows.js';
+import { likePattern, runColumns, UPSERT_RUN_LOG } from '../run-log-statements.js';
 import { sqliteAdminStats } from './sqlite-admin-stats.js';
 import type { FailWith } from './sqlite-usage.js';
 
-// Votes on answers in the run's conversation after it and before the next answered run there.
-const VOTES = (vote: 'up' | 'down') => `(SELECT COUNT(*) FROM feedback f
-  WHERE f.key = u.key AND f.platform = u.platform AND f.vote = '${vote}' AND f.at >= u.at
-    AND f.at < COALESCE((SELECT MIN(n.at) FROM usage n WHERE n.key = u.key AND n.at > u.at
-      AND n.outcome = 'answered'), 9e15))`;
-const RUN_COLUMNS = `u.id, u.at, u.platform, u.key, u.user_id, u.model, u.outcome, u.model_calls,
-  u.prompt_tokens, u.completion_tokens, u.cached_tokens, u.duration_ms, u.tools,
-  substr(r.question, 1, ${LISTED_QUESTION_CHARS}) AS question, ${VOTES('up')} AS up, ${VOTES('down')} AS down`;
+const RUN_COLUMNS = runColumns('u.tools');
 
 /** The run-logs half of the SQLite store (with the admin page's aggregates). */
 export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStore {
-  const upsert = db.prepare(
-    `INSERT INTO run_logs (usage_id, at, platform, key, user_id, question, answer, steps)
-     VALUES (@usageId, @at, @platform, @key, @userId, @question, @answer, @steps)
-     ON CONFLICT (usage_id) DO UPDATE SET question = excluded.question, answer = excluded.answer,
-       steps = excluded.steps`,
-  );
+  const upsert = db.prepare(UPSERT_RUN_LOG);
   const dropTools = db.prepare('DELETE FROM run_log_tools WHERE usage_id = ?');
   const addTool = db.prepare(
     'INSERT INTO run_log_tools (usage_id, at, tool, ok, ms) VALUES (@usageId, @at, @tool, @ok, @ms)',
