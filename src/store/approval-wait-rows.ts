@@ -1,33 +1,5 @@
 import type { ApprovalWait, WaitDecision } from '../core/ports/approval-wait-store.js';
 
-/**
- * The migration that adds `approval_waits`, one text for both engines: tool calls waiting for a person, each
- * with what resuming its run needs (`state`, JSON) and, once someone pressed, the decision (`decision`, JSON).
- */
-export function approvalWaitsMigration(engine: 'sqlite' | 'postgres'): string {
-  const ms = engine === 'sqlite' ? 'INTEGER' : 'BIGINT';
-  return `
-  CREATE TABLE approval_waits (
-    id TEXT PRIMARY KEY,
-    run_id TEXT NOT NULL,
-    platform TEXT NOT NULL,
-    key TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    asker TEXT,
-    requested_at ${ms} NOT NULL,
-    expires_at ${ms} NOT NULL,
-    owner TEXT NOT NULL,
-    seen_at ${ms} NOT NULL,
-    state TEXT NOT NULL,
-    decision TEXT,
-    decided_at ${ms}
-  )${engine === 'sqlite' ? ' STRICT' : ''};
-  CREATE INDEX approval_waits_by_owner ON approval_waits (owner);
-  CREATE INDEX approval_waits_by_run ON approval_waits (run_id);
-  CREATE INDEX approval_waits_by_seen ON approval_waits (seen_at);
-`;
-}
-
 /** A wait as both engines return it (bigints from Postgres become numbers here). */
 export interface ApprovalWaitRow {
   id: string;

@@ -66,10 +66,3 @@ export function toolCallsOf(log: RunLog): { tool: string; ok: boolean; ms: numbe
     step.kind === 'observation' ? [{ tool: step.tool, ok: step.ok, ms: step.ms }] : [],
   );
 }
-
-/** `%words%` for LIKE, with its wildcards escaped (`\` is the escape character). */
-export function likePattern(search: string | undefined): string | null {
-  const words = search?.trim();
-  if (!words) return null;
-  return `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}

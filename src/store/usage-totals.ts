@@ -1,11 +1,24 @@
-import { NO_USAGE, type UsageTotals } from '../core/ports/usage-store.js';
+import { NO_USAGE, type UsageQuery, type UsageTotals } from '../core/ports/usage-store.js';
 import { dayIn } from './usage-days.js';
+
+/** A row of sums as either engine returns it, grouped by `grp` (a name, or a time for days). */
+export interface TotalsRow extends Omit<UsageTotals, 'group'> {
+  grp: string | number;
+}
+
+/** The totals `query` asks for from its rows: days merged in its time zone, ordered, `all` when empty. */
+export function totalsFrom(rows: readonly TotalsRow[], query: UsageQuery): UsageTotals[] {
+  const totals = rows.map(({ grp, ...sums }) => ({ group: String(grp), ...sums }));
+  const groups = query.by === 'day' ? mergeByDay(totals, query.timeZone ?? 'UTC') : totals;
+  if (query.by === 'none' && groups.length === 0) groups.push({ group: 'all', ...NO_USAGE });
+  return orderTotals(groups, query.top);
+}
 
 /**
  * Merges groups named by a time (ms since the epoch, e.g. the start of a quarter hour none of whose
  * records straddle a local midnight) into groups named by that time's calendar day in `timeZone`.
  */
-export function mergeByDay(groups: readonly UsageTotals[], timeZone: string): UsageTotals[] {
+function mergeByDay(groups: readonly UsageTotals[], timeZone: string): UsageTotals[] {
   const dayOf = dayIn(timeZone);
   const days = new Map<string, UsageTotals>();
   for (const g of groups) {
@@ -29,7 +42,7 @@ const tokensOf = (t: UsageTotals) => t.promptTokens + t.completionTokens;
 const byGroup = (a: UsageTotals, b: UsageTotals) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0);
 
 /** Groups in order of their name; with `top`, the largest (tokens, then questions) first, at most `top`. */
-export function orderTotals(groups: UsageTotals[], top: number | undefined): UsageTotals[] {
+function orderTotals(groups: UsageTotals[], top: number | undefined): UsageTotals[] {
   if (top === undefined) return groups.sort(byGroup);
   return groups
     .sort((a, b) => tokensOf(b) - tokensOf(a) || b.questions - a.questions || byGroup(a, b))

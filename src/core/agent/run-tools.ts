@@ -27,10 +27,6 @@ export interface Observation {
   images?: readonly ToolImage[];
 }
 
-/** Images one observation may bring, and the largest (base64 characters, about 5 MB of bytes). */
-const MAX_IMAGES = 4;
-const MAX_IMAGE_BASE64 = 6_700_000;
-
 /** Settings of tool execution. */
 export interface ToolRunOptions {
   timeoutMs: number;
@@ -133,10 +129,7 @@ async function runOne(
     const output = await Promise.race([run, guard.stopped]);
     const text =
       typeof output === 'string' ? output : typeof output?.text === 'string' ? output.text : String(output);
-    const images =
-      typeof output === 'object' && output !== null
-        ? output.images.filter((image) => image.data.length <= MAX_IMAGE_BASE64).slice(0, MAX_IMAGES)
-        : [];
+    const images = typeof output === 'object' && output !== null ? keptImages(output.images) : [];
     return {
       text: bound(options.redact ? options.redact(text) : text),
       ok: true,
@@ -160,6 +153,15 @@ function fail(message: string): Observation {
 function bound(text: string): string {
   if (text.length <= MAX_OBSERVATION_CHARS) return text;
   return `${text.slice(0, MAX_OBSERVATION_CHARS)}\n[… observation cut: ${text.length - MAX_OBSERVATION_CHARS} more characters]`;
+}
+
+/** Images one observation may bring, and the largest (base64 characters, about 5 MB of bytes). */
+const MAX_IMAGES = 4;
+const MAX_IMAGE_BASE64 = 6_700_000;
+
+/** The images an observation keeps: the first few that are not too large. */
+function keptImages(images: readonly ToolImage[]): ToolImage[] {
+  return images.filter((image) => image.data.length <= MAX_IMAGE_BASE64).slice(0, MAX_IMAGES);
 }
 
 function truncate(text: string, max: number): string {

@@ -1,37 +1,12 @@
 import type { ApprovalGrant, ApprovalStore } from '../../core/ports/approval-store.js';
 import { type ApprovalRow, approvalOf, MAX_LISTED_APPROVALS } from '../approval-rows.js';
+import { approvalParams, INSERT_APPROVAL, INSERT_GRANT } from '../approval-statements.js';
+import { numbered } from '../numbered-params.js';
 import type { PostgresDb } from './postgres-db.js';
 
-/** Migration of the Postgres schema that adds this part's tables (see sqlite-approvals.ts). */
-export const PG_APPROVALS_MIGRATION = `
-  CREATE TABLE approvals (
-    id TEXT PRIMARY KEY,
-    at BIGINT NOT NULL,
-    requested_at BIGINT NOT NULL,
-    platform TEXT NOT NULL,
-    key TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    args_digest TEXT NOT NULL,
-    asker TEXT,
-    decided_by TEXT,
-    outcome TEXT NOT NULL CHECK (outcome IN ('approved', 'denied', 'expired', 'stopped')),
-    reason TEXT
-  );
-  CREATE INDEX approvals_by_at ON approvals (at);
-  CREATE TABLE approval_grants (
-    settings_key TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    granted_by TEXT NOT NULL,
-    at BIGINT NOT NULL,
-    PRIMARY KEY (settings_key, tool)
-  );
-`;
-
-const INSERT = `INSERT INTO approvals (id, at, requested_at, platform, key, tool, args_digest, asker, decided_by, outcome, reason)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING`;
+const INSERT = numbered(INSERT_APPROVAL);
 const LIST = 'SELECT * FROM approvals WHERE at >= $1 AND at < $2 ORDER BY at DESC, id LIMIT $3';
-const GRANT = `INSERT INTO approval_grants (settings_key, tool, granted_by, at) VALUES ($1, $2, $3, $4)
-  ON CONFLICT (settings_key, tool) DO NOTHING`;
+const GRANT = numbered(INSERT_GRANT);
 const GRANTS = `SELECT settings_key AS "settingsKey", tool, granted_by AS "grantedBy", at FROM approval_grants
   WHERE settings_key = $1 ORDER BY tool`;
 
@@ -39,19 +14,7 @@ const GRANTS = `SELECT settings_key AS "settingsKey", tool, granted_by AS "grant
 export function postgresApprovals(db: PostgresDb): ApprovalStore {
   return {
     async recordApproval(r) {
-      await db.query('record an approval', INSERT, [
-        r.id,
-        r.at,
-        r.requestedAt,
-        r.platform,
-        r.key,
-        r.tool,
-        r.argsDigest,
-        r.asker ?? null,
-        r.decidedBy ?? null,
-        r.outcome,
-        r.reason ?? null,
-      ]);
+      await db.query('record an approval', INSERT.text, INSERT.values(approvalParams(r)));
     },
     async listApprovals(query) {
       const limit = Math.min(query.limit ?? 100, MAX_LISTED_APPROVALS);
@@ -59,7 +22,7 @@ export function postgresApprovals(db: PostgresDb): ApprovalStore {
       return rows.map(approvalOf);
     },
     async grantApproval(g) {
-      await db.query('grant a tool', GRANT, [g.settingsKey, g.tool, g.grantedBy, g.at]);
+      await db.query('grant a tool', GRANT.text, GRANT.values(g));
     },
     async approvalGrants(settingsKey) {
       const { rows } = await db.query<ApprovalGrant & { at: string | number }>(

@@ -1,57 +1,12 @@
-import { LISTED_QUESTION_CHARS, type RunLogStore } from '../../core/ports/run-log-store.js';
-import {
-  detailOf,
-  likePattern,
-  type RunDetailRow,
-  type RunRow,
-  summaryOf,
-  toolCallsOf,
-} from '../run-log-rows.js';
+import type { RunLogStore } from '../../core/ports/run-log-store.js';
+import { numbered } from '../numbered-params.js';
+import { detailOf, type RunDetailRow, type RunRow, summaryOf, toolCallsOf } from '../run-log-rows.js';
+import { likePattern, runColumns, UPSERT_RUN_LOG } from '../run-log-statements.js';
 import { postgresAdminStats } from './postgres-admin-stats.js';
 import type { PostgresDb } from './postgres-db.js';
-import { PG_USAGE_ROLLUPS } from './postgres-usage-rollups.js';
 
-/**
- * Migration of the Postgres schema that adds this part's tables: each run's log (one row, its steps as
- * JSON) and its tool calls (for the failing-tools table), plus what the admin page's aggregates read: the
- * usage rollups (see postgres-usage-rollups.ts) and an index carrying the columns the charts sum, for what
- * the rollups cannot answer (one model's top people and channels).
- */
-export const PG_RUN_LOGS_MIGRATION = `
-  CREATE TABLE run_logs (
-    usage_id BIGINT PRIMARY KEY,
-    at BIGINT NOT NULL,
-    platform TEXT NOT NULL,
-    key TEXT NOT NULL,
-    user_id TEXT,
-    question TEXT NOT NULL,
-    answer TEXT,
-    steps JSONB NOT NULL
-  );
-  CREATE INDEX run_logs_by_at ON run_logs (at);
-  CREATE INDEX run_logs_by_user ON run_logs (user_id);
-  CREATE TABLE run_log_tools (
-    usage_id BIGINT NOT NULL,
-    at BIGINT NOT NULL,
-    tool TEXT NOT NULL,
-    ok BOOLEAN NOT NULL,
-    ms INTEGER NOT NULL
-  );
-  CREATE INDEX run_log_tools_by_at ON run_log_tools (at, tool, ok);
-  CREATE INDEX run_log_tools_by_run ON run_log_tools (usage_id);
-  CREATE INDEX usage_admin ON usage (at) INCLUDE (outcome, platform, model, key, user_id, model_calls,
-    prompt_tokens, completion_tokens, cached_tokens, duration_ms, tools);
-  CREATE INDEX feedback_by_key ON feedback (key, at);
-  ${PG_USAGE_ROLLUPS}
-`;
-
-const VOTES = (vote: 'up' | 'down') => `(SELECT COUNT(*) FROM feedback f
-  WHERE f.key = u.key AND f.platform = u.platform AND f.vote = '${vote}' AND f.at >= u.at
-    AND f.at < COALESCE((SELECT MIN(n.at) FROM usage n WHERE n.key = u.key AND n.at > u.at
-      AND n.outcome = 'answered'), 9000000000000000))`;
-const RUN_COLUMNS = `u.id, u.at, u.platform, u.key, u.user_id, u.model, u.outcome, u.model_calls,
-  u.prompt_tokens, u.completion_tokens, u.cached_tokens, u.duration_ms, u.tools::text AS tools,
-  substr(r.question, 1, ${LISTED_QUESTION_CHARS}) AS question, ${VOTES('up')} AS up, ${VOTES('down')} AS down`;
+const RUN_COLUMNS = runColumns('u.tools::text AS tools');
+const UPSERT = numbered(UPSERT_RUN_LOG);
 
 /** The run-logs half of the Postgres store (with the admin page's aggregates). */
 export function postgresRunLogs(db: PostgresDb): RunLogStore {
@@ -60,22 +15,7 @@ export function postgresRunLogs(db: PostgresDb): RunLogStore {
     async saveRunLog(log) {
       const calls = toolCallsOf(log);
       await db.transaction('keep a run log', async (sql) => {
-        await sql(
-          `INSERT INTO run_logs (usage_id, at, platform, key, user_id, question, answer, steps)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
-           ON CONFLICT (usage_id) DO UPDATE SET question = excluded.question, answer = excluded.answer,
-             steps = excluded.steps`,
-          [
-            log.usageId,
-            log.at,
-            log.platform,
-            log.key,
-            log.userId,
-            log.question,
-            log.answer,
-            JSON.stringify(log.steps),
-          ],
-        );
+        await sql(UPSERT.text, UPSERT.values({ ...log, steps: JSON.stringify(log.steps) }));
         await sql('DELETE FROM run_log_tools WHERE usage_id = $1', [log.usageId]);
         if (calls.length > 0) {
           await sql(

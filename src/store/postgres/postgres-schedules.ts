@@ -3,32 +3,6 @@ import { INSERT_COLUMNS, rowValues, type ScheduleRow, scheduleOf } from '../sche
 import type { PostgresDb } from './postgres-db.js';
 
 /**
- * Migration of the Postgres schema that adds this part's tables: one row per schedule, its next time and the
- * claim a replica holds on it while firing (`claimed_by` until `claim_until`), indexed for the due scan.
- */
-export const PG_SCHEDULES_MIGRATION = `
-  CREATE TABLE schedules (
-    id TEXT PRIMARY KEY,
-    key TEXT NOT NULL,
-    settings_key TEXT NOT NULL,
-    creator TEXT NOT NULL,
-    creator_json TEXT NOT NULL,
-    question TEXT NOT NULL,
-    cron TEXT,
-    timezone TEXT NOT NULL,
-    next_at BIGINT NOT NULL,
-    paused BOOLEAN NOT NULL DEFAULT FALSE,
-    platform TEXT NOT NULL,
-    claimed_by TEXT,
-    claim_until BIGINT NOT NULL DEFAULT 0,
-    created_at BIGINT NOT NULL
-  );
-  CREATE INDEX schedules_due ON schedules (next_at) WHERE NOT paused;
-  CREATE INDEX schedules_by_key ON schedules (key, next_at);
-  CREATE INDEX schedules_by_creator ON schedules (creator, next_at);
-`;
-
-/**
  * The schedules half of the Postgres store. Replicas claim due rows with `FOR UPDATE SKIP LOCKED`, so each
  * row goes to one of them; settling is a compare-and-set on the claimer and the time claimed.
  */

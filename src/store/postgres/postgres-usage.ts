@@ -1,18 +1,17 @@
 import { StorageError } from '../../core/errors.js';
-import {
-  type Admission,
-  type BudgetRule,
-  NO_USAGE,
-  type RateRule,
-  type UsageQuery,
-  type UsageScope,
-  type UsageStart,
-  type UsageStore,
-  type UsageTotals,
+import type {
+  Admission,
+  BudgetRule,
+  RateRule,
+  UsageQuery,
+  UsageScope,
+  UsageStart,
+  UsageStore,
 } from '../../core/ports/usage-store.js';
 import { QUARTER_HOUR_MS } from '../usage-days.js';
+import { admissionOf, type Limit, latestLimit } from '../usage-limits.js';
 import { nothingSpent, recordOf, rowOf, spentOf, type UsageRow } from '../usage-rows.js';
-import { mergeByDay, orderTotals } from '../usage-totals.js';
+import { type TotalsRow, totalsFrom } from '../usage-totals.js';
 import type { PostgresDb, Sql } from './postgres-db.js';
 import { admitLocks } from './postgres-usage-locks.js';
 
@@ -35,15 +34,6 @@ const GROUPS = { user: 'user_id', key: 'key', day: QUARTER, none: "'all'" } as c
 const INSERT = `INSERT INTO usage (at, platform, key, user_id, model, protocol, outcome, model_calls, prompt_tokens,
     completion_tokens, cached_tokens, tools, duration_ms, origin)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14) RETURNING id`;
-
-interface TotalsRow extends Omit<UsageTotals, 'group'> {
-  grp: string | number;
-}
-
-interface Limit {
-  rule: string;
-  retryAt: number;
-}
 
 type Rules = { rates: readonly RateRule[]; budgets: readonly BudgetRule[] };
 
@@ -141,13 +131,10 @@ export function postgresUsage(db: PostgresDb): UsageStore {
           const limit = await budgetLimit(sql, start.at, budget);
           if (limit) limits.push(limit);
         }
-        const latest = limits.reduce<Limit | undefined>(
-          (a, b) => (a && a.retryAt >= b.retryAt ? a : b),
-          undefined,
-        );
+        const latest = latestLimit(limits);
         const row = rowOf({ ...start, ...nothingSpent(latest ? 'limited' : 'pending') });
         const id = (await sql<{ id: number }>(INSERT, insertParams(row))).rows[0]!.id;
-        return latest ? { admitted: false, ...latest, recordId: id } : { admitted: true, id };
+        return admissionOf(latest, id);
       });
     },
     async complete(id, result) {
@@ -183,17 +170,13 @@ export function postgresUsage(db: PostgresDb): UsageStore {
       await db.query('store a usage record', INSERT, insertParams(rowOf(record)));
     },
     async totals(query) {
-      const rows = (
-        await db.query<TotalsRow>(
-          'sum up usage',
-          `SELECT ${GROUPS[query.by]} AS grp, ${SUMS} FROM usage
-            WHERE ${FILTER}${query.by === 'user' ? ' AND user_id IS NOT NULL' : ''} GROUP BY 1`,
-          filterOf(query),
-        )
-      ).rows.map(totalsOf);
-      const groups = query.by === 'day' ? mergeByDay(rows, query.timeZone ?? 'UTC') : rows;
-      if (query.by === 'none' && groups.length === 0) groups.push({ group: 'all', ...NO_USAGE });
-      return orderTotals(groups, query.top);
+      const { rows } = await db.query<TotalsRow>(
+        'sum up usage',
+        `SELECT ${GROUPS[query.by]} AS grp, ${SUMS} FROM usage
+          WHERE ${FILTER}${query.by === 'user' ? ' AND user_id IS NOT NULL' : ''} GROUP BY 1`,
+        filterOf(query),
+      );
+      return totalsFrom(rows, query);
     },
     async records(query) {
       const { rows } = await db.query<UsageRow>(
@@ -212,5 +195,3 @@ const filterOf = (q: Omit<UsageQuery, 'by' | 'top' | 'timeZone'>) => [
   q.userId ?? null,
   q.key ?? null,
 ];
-
-const totalsOf = ({ grp, ...sums }: TotalsRow): UsageTotals => ({ group: String(grp), ...sums });

@@ -1,62 +1,25 @@
 import type Database from 'better-sqlite3';
 import type { ApprovalGrant, ApprovalStore } from '../../core/ports/approval-store.js';
 import { type ApprovalRow, approvalOf, MAX_LISTED_APPROVALS } from '../approval-rows.js';
+import { approvalParams, INSERT_APPROVAL, INSERT_GRANT } from '../approval-statements.js';
 import type { FailWith } from './sqlite-usage.js';
 
-/**
- * Migration of the SQLite schema that adds this part's tables: each decision on a tool call that waited for
- * a person (once per approval id), and the tools a channel approved once (`once-per-channel`).
- */
-export const SQLITE_APPROVALS_MIGRATION = `
-  CREATE TABLE approvals (
-    id TEXT PRIMARY KEY,
-    at INTEGER NOT NULL,
-    requested_at INTEGER NOT NULL,
-    platform TEXT NOT NULL,
-    key TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    args_digest TEXT NOT NULL,
-    asker TEXT,
-    decided_by TEXT,
-    outcome TEXT NOT NULL CHECK (outcome IN ('approved', 'denied', 'expired', 'stopped')),
-    reason TEXT
-  ) STRICT;
-  CREATE INDEX approvals_by_at ON approvals (at);
-  CREATE TABLE approval_grants (
-    settings_key TEXT NOT NULL,
-    tool TEXT NOT NULL,
-    granted_by TEXT NOT NULL,
-    at INTEGER NOT NULL,
-    PRIMARY KEY (settings_key, tool)
-  ) STRICT;
-`;
-
-const INSERT = `INSERT INTO approvals (id, at, requested_at, platform, key, tool, args_digest, asker, decided_by, outcome, reason)
-  VALUES (@id, @at, @requestedAt, @platform, @key, @tool, @argsDigest, @asker, @decidedBy, @outcome, @reason)
-  ON CONFLICT (id) DO NOTHING`;
 const LIST = `SELECT * FROM approvals WHERE at >= ? AND at < ? ORDER BY at DESC, id LIMIT ?`;
-const GRANT = `INSERT INTO approval_grants (settings_key, tool, granted_by, at) VALUES (@settingsKey, @tool, @grantedBy, @at)
-  ON CONFLICT (settings_key, tool) DO NOTHING`;
 const GRANTS = `SELECT settings_key AS settingsKey, tool, granted_by AS grantedBy, at FROM approval_grants
   WHERE settings_key = ? ORDER BY tool`;
 
 /** The approvals half of the SQLite store. */
 export function sqliteApprovals(db: Database.Database, fail: FailWith): ApprovalStore {
-  const insert = db.prepare(INSERT);
+  const insert = db.prepare(INSERT_APPROVAL);
   const list = db.prepare<[number, number, number], ApprovalRow>(LIST);
-  const grant = db.prepare(GRANT);
+  const grant = db.prepare(INSERT_GRANT);
   const grants = db.prepare<[string], ApprovalGrant>(GRANTS);
   const revokeOne = db.prepare('DELETE FROM approval_grants WHERE settings_key = ? AND tool = ?');
   const revokeAll = db.prepare('DELETE FROM approval_grants WHERE settings_key = ?');
   return {
     async recordApproval(r) {
       try {
-        insert.run({
-          ...r,
-          asker: r.asker ?? null,
-          decidedBy: r.decidedBy ?? null,
-          reason: r.reason ?? null,
-        });
+        insert.run(approvalParams(r));
       } catch (err) {
         throw fail('record an approval', err);
       }

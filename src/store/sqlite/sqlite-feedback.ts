@@ -1,17 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { FeedbackStore, FeedbackTotals } from '../../core/ports/feedback-store.js';
+import { UPSERT_FEEDBACK } from '../feedback-statements.js';
 import type { FailWith } from './sqlite-usage.js';
 
-const UPSERT = `INSERT INTO feedback (platform, run_id, user_id, key, vote, comment, at)
-  VALUES (@platform, @runId, @userId, @key, @vote, @comment, @at)
-  ON CONFLICT (platform, run_id, user_id) DO UPDATE
-    SET vote = excluded.vote, at = excluded.at, comment = COALESCE(excluded.comment, feedback.comment)`;
 const TOTALS = `SELECT COALESCE(SUM(vote = 'up'), 0) AS up, COALESCE(SUM(vote = 'down'), 0) AS down,
   COALESCE(SUM(comment IS NOT NULL), 0) AS comments FROM feedback WHERE at >= @since AND at < @until AND (@platform IS NULL OR platform = @platform)`;
 
 /** The feedback half of the SQLite store. */
 export function sqliteFeedback(db: Database.Database, fail: FailWith): FeedbackStore {
-  const upsert = db.prepare(UPSERT);
+  const upsert = db.prepare(UPSERT_FEEDBACK);
   const totals = db.prepare<[{ since: number; until: number; platform: string | null }], FeedbackTotals>(
     TOTALS,
   );

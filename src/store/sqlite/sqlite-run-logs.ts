@@ -1,68 +1,15 @@
 import type Database from 'better-sqlite3';
-import { LISTED_QUESTION_CHARS, type RunLogStore } from '../../core/ports/run-log-store.js';
-import {
-  detailOf,
-  likePattern,
-  type RunDetailRow,
-  type RunRow,
-  summaryOf,
-  toolCallsOf,
-} from '../run-log-rows.js';
+import type { RunLogStore } from '../../core/ports/run-log-store.js';
+import { detailOf, type RunDetailRow, type RunRow, summaryOf, toolCallsOf } from '../run-log-rows.js';
+import { likePattern, runColumns, UPSERT_RUN_LOG } from '../run-log-statements.js';
 import { sqliteAdminStats } from './sqlite-admin-stats.js';
 import type { FailWith } from './sqlite-usage.js';
-import { SQLITE_USAGE_ROLLUPS } from './sqlite-usage-rollups.js';
 
-/**
- * Migration of the SQLite schema that adds this part's tables: each run's log (one row, its steps as JSON)
- * and its tool calls (for the failing-tools table), plus what the admin page's aggregates read: the usage
- * rollups (see sqlite-usage-rollups.ts) and an index covering the columns the charts sum, for what the
- * rollups cannot answer (a period narrowed to one model's top people and channels).
- */
-export const SQLITE_RUN_LOGS_MIGRATION = `
-  CREATE TABLE run_logs (
-    usage_id INTEGER PRIMARY KEY,
-    at INTEGER NOT NULL,
-    platform TEXT NOT NULL,
-    key TEXT NOT NULL,
-    user_id TEXT,
-    question TEXT NOT NULL,
-    answer TEXT,
-    steps TEXT NOT NULL
-  ) STRICT;
-  CREATE INDEX run_logs_by_at ON run_logs (at);
-  CREATE INDEX run_logs_by_user ON run_logs (user_id);
-  CREATE TABLE run_log_tools (
-    usage_id INTEGER NOT NULL,
-    at INTEGER NOT NULL,
-    tool TEXT NOT NULL,
-    ok INTEGER NOT NULL,
-    ms INTEGER NOT NULL
-  ) STRICT;
-  CREATE INDEX run_log_tools_by_at ON run_log_tools (at, tool, ok);
-  CREATE INDEX run_log_tools_by_run ON run_log_tools (usage_id);
-  CREATE INDEX usage_admin ON usage (at, outcome, platform, model, key, user_id, model_calls, prompt_tokens,
-    completion_tokens, cached_tokens, duration_ms, tools);
-  CREATE INDEX feedback_by_key ON feedback (key, at);
-  ${SQLITE_USAGE_ROLLUPS}
-`;
-
-// Votes on answers in the run's conversation after it and before the next answered run there.
-const VOTES = (vote: 'up' | 'down') => `(SELECT COUNT(*) FROM feedback f
-  WHERE f.key = u.key AND f.platform = u.platform AND f.vote = '${vote}' AND f.at >= u.at
-    AND f.at < COALESCE((SELECT MIN(n.at) FROM usage n WHERE n.key = u.key AND n.at > u.at
-      AND n.outcome = 'answered'), 9e15))`;
-const RUN_COLUMNS = `u.id, u.at, u.platform, u.key, u.user_id, u.model, u.outcome, u.model_calls,
-  u.prompt_tokens, u.completion_tokens, u.cached_tokens, u.duration_ms, u.tools,
-  substr(r.question, 1, ${LISTED_QUESTION_CHARS}) AS question, ${VOTES('up')} AS up, ${VOTES('down')} AS down`;
+const RUN_COLUMNS = runColumns('u.tools');
 
 /** The run-logs half of the SQLite store (with the admin page's aggregates). */
 export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStore {
-  const upsert = db.prepare(
-    `INSERT INTO run_logs (usage_id, at, platform, key, user_id, question, answer, steps)
-     VALUES (@usageId, @at, @platform, @key, @userId, @question, @answer, @steps)
-     ON CONFLICT (usage_id) DO UPDATE SET question = excluded.question, answer = excluded.answer,
-       steps = excluded.steps`,
-  );
+  const upsert = db.prepare(UPSERT_RUN_LOG);
   const dropTools = db.prepare('DELETE FROM run_log_tools WHERE usage_id = ?');
   const addTool = db.prepare(
     'INSERT INTO run_log_tools (usage_id, at, tool, ok, ms) VALUES (@usageId, @at, @tool, @ok, @ms)',

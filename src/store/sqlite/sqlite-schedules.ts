@@ -3,32 +3,6 @@ import type { Schedule, ScheduleSettlement, ScheduleStore } from '../../core/por
 import { INSERT_COLUMNS, rowValues, type ScheduleRow, scheduleOf } from '../schedule-rows.js';
 import type { FailWith } from './sqlite-usage.js';
 
-/**
- * Migration of the SQLite schema that adds this part's tables: one row per schedule, its next time and the
- * claim a replica holds on it while firing (`claimed_by` until `claim_until`), indexed for the due scan.
- */
-export const SQLITE_SCHEDULES_MIGRATION = `
-  CREATE TABLE schedules (
-    id TEXT PRIMARY KEY,
-    key TEXT NOT NULL,
-    settings_key TEXT NOT NULL,
-    creator TEXT NOT NULL,
-    creator_json TEXT NOT NULL,
-    question TEXT NOT NULL,
-    cron TEXT,
-    timezone TEXT NOT NULL,
-    next_at INTEGER NOT NULL,
-    paused INTEGER NOT NULL DEFAULT 0,
-    platform TEXT NOT NULL,
-    claimed_by TEXT,
-    claim_until INTEGER NOT NULL DEFAULT 0,
-    created_at INTEGER NOT NULL
-  ) STRICT;
-  CREATE INDEX schedules_due ON schedules (next_at) WHERE paused = 0;
-  CREATE INDEX schedules_by_key ON schedules (key, next_at);
-  CREATE INDEX schedules_by_creator ON schedules (creator, next_at);
-`;
-
 /** The schedules half of the SQLite store; claims are IMMEDIATE transactions, so processes sharing the file take each run once. */
 export function sqliteSchedules(db: Database.Database, fail: FailWith): ScheduleStore {
   const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM schedules WHERE creator = ?');

@@ -1,20 +1,18 @@
 import type Database from 'better-sqlite3';
 import { StorageError } from '../../core/errors.js';
-import {
-  type Admission,
-  type BudgetRule,
-  NO_USAGE,
-  type RateRule,
-  type UsageOutcome,
-  type UsageQuery,
-  type UsageScope,
-  type UsageStart,
-  type UsageStore,
-  type UsageTotals,
+import type {
+  BudgetRule,
+  RateRule,
+  UsageOutcome,
+  UsageQuery,
+  UsageScope,
+  UsageStart,
+  UsageStore,
 } from '../../core/ports/usage-store.js';
 import { QUARTER_HOUR_MS } from '../usage-days.js';
+import { admissionOf, type Limit, latestLimit } from '../usage-limits.js';
 import { nothingSpent, recordOf, rowOf, type SpentColumns, spentOf, type UsageRow } from '../usage-rows.js';
-import { mergeByDay, orderTotals } from '../usage-totals.js';
+import { type TotalsRow, totalsFrom } from '../usage-totals.js';
 
 /** Wraps whatever a statement threw into a StorageError saying what could not be done. */
 export type FailWith = (what: string, err: unknown) => StorageError;
@@ -23,20 +21,11 @@ const TAKEN = "outcome IN ('pending', 'answered', 'failed', 'cancelled')";
 const SCOPES = { user: 'user_id = ?', origin: 'origin = ?', key: 'key = ?', all: '1 = 1' } as const;
 type ScopeKind = keyof typeof SCOPES;
 
-interface TotalsRow extends Omit<UsageTotals, 'group'> {
-  grp: string | number;
-}
-
 interface Filter {
   since: number;
   until: number;
   userId: string | null;
   key: string | null;
-}
-
-interface Limit {
-  rule: string;
-  retryAt: number;
 }
 
 const scopeOf = (scope: UsageScope): [ScopeKind, string[]] =>
@@ -123,18 +112,14 @@ export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
   };
 
   const admit = db.transaction(
-    (start: UsageStart, rules: { rates: readonly RateRule[]; budgets: readonly BudgetRule[] }): Admission => {
-      const limits = [
+    (start: UsageStart, rules: { rates: readonly RateRule[]; budgets: readonly BudgetRule[] }) => {
+      const latest = latestLimit([
         ...rules.rates.map((r) => rateLimit(start.at, r)),
         ...rules.budgets.map((b) => budgetLimit(start.at, b)),
-      ].filter((l): l is Limit => l !== undefined);
-      const latest = limits.reduce<Limit | undefined>(
-        (a, b) => (a && a.retryAt >= b.retryAt ? a : b),
-        undefined,
-      );
+      ]);
       const outcome = latest ? 'limited' : 'pending';
       const id = Number(insert.run(rowOf({ ...start, ...nothingSpent(outcome) })).lastInsertRowid);
-      return latest ? { admitted: false, ...latest, recordId: id } : { admitted: true, id };
+      return admissionOf(latest, id);
     },
   );
 
@@ -167,10 +152,7 @@ export function sqliteUsage(db: Database.Database, fail: FailWith): UsageStore {
     },
     async totals(query) {
       try {
-        const rows = selectTotals[query.by].all(filterOf(query)).map(totalsOf);
-        const groups = query.by === 'day' ? mergeByDay(rows, query.timeZone ?? 'UTC') : rows;
-        if (query.by === 'none' && groups.length === 0) groups.push({ group: 'all', ...NO_USAGE });
-        return orderTotals(groups, query.top);
+        return totalsFrom(selectTotals[query.by].all(filterOf(query)), query);
       } catch (err) {
         throw fail('sum up usage', err);
       }
@@ -191,5 +173,3 @@ const filterOf = (q: Omit<UsageQuery, 'by' | 'top' | 'timeZone'>): Filter => ({
   userId: q.userId ?? null,
   key: q.key ?? null,
 });
-
-const totalsOf = ({ grp, ...sums }: TotalsRow): UsageTotals => ({ group: String(grp), ...sums });

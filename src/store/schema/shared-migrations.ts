@@ -1,0 +1,54 @@
+import { PG_USAGE_ROLLUPS } from '../postgres/postgres-usage-rollups.js';
+import { SQLITE_USAGE_ROLLUPS } from '../sqlite/sqlite-usage-rollups.js';
+import { APPROVAL_GRANTS, APPROVAL_WAITS, APPROVALS } from './approval-tables.js';
+import { WEB_CHAT_RUNS, WEB_CHATS } from './memory-tables.js';
+import { RECALL_MIGRATION } from './recall-migration.js';
+import { migration } from './render-migrations.js';
+import { SCHEDULES } from './schedule-tables.js';
+import type { Migration } from './schema-types.js';
+import { RUN_LOG_TOOLS, RUN_LOGS } from './usage-tables.js';
+
+/** Migration 3 on SQLite, 2 on Postgres: the tokens each question read from the cache. */
+export const ADD_CACHED_TOKENS = 'ALTER TABLE usage ADD COLUMN cached_tokens INTEGER NOT NULL DEFAULT 0;';
+
+const principals = (position: string) =>
+  `UPDATE usage SET user_id = platform || ':' || user_id WHERE user_id IS NOT NULL AND ${position}(user_id, ':') = 0;
+  UPDATE feedback SET user_id = platform || ':' || user_id WHERE ${position}(user_id, ':') = 0;`;
+
+/**
+ * Migrations 6 on, the same versions in both engines. Append only: a released migration never changes, a
+ * new one is added after it (tests/store/fixtures/released-migrations.json holds the released texts).
+ */
+export const SHARED_MIGRATIONS: readonly Migration[] = [
+  // 6: people are principals (platform:id), so an ID claimed on one surface never counts for another;
+  // a web client's address is counted too (origin).
+  migration(
+    'ALTER TABLE usage ADD COLUMN origin TEXT;',
+    'CREATE INDEX usage_by_origin ON usage (origin, at);',
+    { sqlite: principals('instr'), postgres: principals('strpos') },
+  ),
+  RECALL_MIGRATION,
+  migration(WEB_CHATS, WEB_CHAT_RUNS),
+  // 9–11 were released as constants whose text ends at column 0.
+  { steps: [SCHEDULES], tail: '' },
+  // 10: run logs for the admin page, the usage rollups (see *-usage-rollups.ts) and an index carrying the
+  // columns the charts sum, for what the rollups cannot answer (one model's top people and channels).
+  {
+    steps: [
+      RUN_LOGS,
+      RUN_LOG_TOOLS,
+      {
+        sqlite: `CREATE INDEX usage_admin ON usage (at, outcome, platform, model, key, user_id, model_calls, prompt_tokens,
+    completion_tokens, cached_tokens, duration_ms, tools);`,
+        postgres: `CREATE INDEX usage_admin ON usage (at) INCLUDE (outcome, platform, model, key, user_id, model_calls,
+    prompt_tokens, completion_tokens, cached_tokens, duration_ms, tools);`,
+      },
+      'CREATE INDEX feedback_by_key ON feedback (key, at);',
+      { sqlite: SQLITE_USAGE_ROLLUPS, postgres: PG_USAGE_ROLLUPS },
+    ],
+    tail: '',
+  },
+  { steps: [APPROVALS, APPROVAL_GRANTS], tail: '' },
+  // 12: tool calls waiting for a person, resumable after a restart (see approval-wait-rows.ts).
+  migration(APPROVAL_WAITS),
+];
