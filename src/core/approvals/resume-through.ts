@@ -11,7 +11,10 @@ export function resumerThrough(
   now: () => number = Date.now,
 ): RunResumer {
   return {
-    platforms: Object.keys(deliverers),
+    // Only platforms connected now: a run taken over must have somewhere to answer.
+    get platforms() {
+      return Object.keys(deliverers).filter((name) => deliverers[name]?.ready?.() ?? true);
+    },
     async resume(resumed) {
       const deliverer = deliverers[resumed.platform];
       if (!deliverer) throw new Error(`no ${resumed.platform} connection to resume a run on`);
