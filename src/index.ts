@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import dotenv from 'dotenv';
 import { type Config, parseConfig, SECRET_KEYS } from './config.js';
 import { resumerThrough } from './core/approvals/resume-through.js';
+import { noticingWaits } from './core/approvals/waiting-line.js';
 import { createCore } from './core/create-core.js';
 import { ConfigError, StorageLostError, ThinkthreadError } from './core/errors.js';
 import { createLogger, createRedactor, type Logger } from './core/logger.js';
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
         logger,
         http,
         rateLimited: metrics?.rateLimited,
-        line: runQueue,
+        line: noticingWaits(runQueue, store, logger),
         shards: coordination.shards,
         store,
       }),

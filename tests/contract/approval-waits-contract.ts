@@ -48,6 +48,16 @@ export function approvalWaitsContract(name: string, open: () => Promise<StoreFix
       expect(await again.getWait('w1')).toBeUndefined();
     });
 
+    it('counts the calls still waiting in a conversation', async () => {
+      await store.saveWait(wait());
+      await store.saveWait(wait({ id: 'w2', runId: 'r2' }));
+      await store.saveWait(wait({ id: 'w3', runId: 'r3', key: 'slack:T1:C2' }));
+      await store.decideWait('w2', { outcome: 'approved', at: T + 1 });
+      expect(await store.waitingIn('slack:T1:C1')).toBe(1);
+      expect(await store.waitingIn('slack:T1:C2')).toBe(1);
+      expect(await store.waitingIn('slack:T1:C9')).toBe(0);
+    });
+
     it('lets exactly one of several decisions win', async () => {
       await store.saveWait(wait());
       const results = await Promise.all([

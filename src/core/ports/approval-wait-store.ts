@@ -68,4 +68,6 @@ export interface ApprovalWaitStore {
   claimOrphans(claim: OrphanClaim): Promise<ApprovalWait[]>;
   /** Forgets a wait (its run went on, or ended). */
   dropWait(id: string): Promise<void>;
+  /** How many calls wait undecided in a conversation. */
+  waitingIn(key: string): Promise<number>;
 }

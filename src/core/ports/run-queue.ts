@@ -26,6 +26,10 @@ export interface Arrival {
 export interface Interrupted {
   /** What {@link Arrival.placed} recorded; undefined when nothing was shown yet. */
   where: unknown;
+  /** The conversation it was asked in. */
+  key?: string | undefined;
+  /** A tool call of its run still waits for approval (kept): a press goes on with it, so it need not be asked again. */
+  waitingApproval?: boolean | undefined;
 }
 
 /**

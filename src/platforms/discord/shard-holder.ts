@@ -28,7 +28,9 @@ export function createShardHolder(
   let timer: NodeJS.Timeout | undefined;
   // Any replica may find a dead one's questions, holding a shard or not: it edits their placeholders over REST.
   const rest = new REST({ api: deps.config.DISCORD_API_URL }).setToken(deps.config.DISCORD_TOKEN ?? '');
-  deps.line?.onInterrupted('discord', ({ where }: Interrupted) => sayInterrupted(rest, where));
+  deps.line?.onInterrupted('discord', ({ where, waitingApproval }: Interrupted) =>
+    sayInterrupted(rest, where, waitingApproval ? WORDING.restartedWaiting : WORDING.interrupted),
+  );
   let stopped = false;
   let started = false;
 
@@ -131,8 +133,8 @@ export function createShardHolder(
 }
 
 /** The interrupted question's placeholder, rewritten to say so; its Stop button goes, there is nothing to stop. */
-async function sayInterrupted(rest: REST, where: unknown): Promise<void> {
-  const body = { content: `⚠️ ${WORDING.interrupted}`, components: [] };
+async function sayInterrupted(rest: REST, where: unknown, text: string): Promise<void> {
+  const body = { content: `⚠️ ${text}`, components: [] };
   // Recorded by an older or newer version, perhaps: every field is checked before it is used.
   const placed = (where ?? {}) as {
     channelId?: unknown;

@@ -11,7 +11,10 @@ interface Placeholder {
   ts: string;
 }
 
-/** Replaces the placeholder of a question whose replica died before answering with the "ask again" notice. */
+/**
+ * Replaces the placeholder of a question whose replica died before answering with the "ask again" notice,
+ * or, when a tool call of its run still waits for approval, with the note that a press goes on with it.
+ */
 export async function sayInterrupted(
   client: webApi.WebClient,
   question: Interrupted,
@@ -19,7 +22,8 @@ export async function sayInterrupted(
 ): Promise<void> {
   const where = question.where as Partial<Placeholder> | undefined;
   if (typeof where?.channel !== 'string' || typeof where.ts !== 'string') return;
-  const message = buildMessage([`:warning: ${plainToMrkdwn(WORDING.interrupted)}`]);
+  const text = question.waitingApproval ? WORDING.restartedWaiting : WORDING.interrupted;
+  const message = buildMessage([`:warning: ${plainToMrkdwn(text)}`]);
   await client.chat.update({ channel: where.channel, ts: where.ts, ...message, parse: 'none' });
   logger.info({ channel: where.channel }, 'said that an interrupted answer must be asked again');
 }

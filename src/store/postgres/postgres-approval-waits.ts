@@ -1,5 +1,12 @@
 import type { ApprovalWaitStore, WaitDecision } from '../../core/ports/approval-wait-store.js';
-import { type ApprovalWaitRow, approvalWaitOf, approvalWaitValues, ORPHANED } from '../approval-wait-rows.js';
+import {
+  type ApprovalWaitRow,
+  approvalWaitOf,
+  approvalWaitValues,
+  ORPHANED,
+  WAITING_IN,
+} from '../approval-wait-rows.js';
+import { numbered } from '../numbered-params.js';
 import type { PostgresDb } from './postgres-db.js';
 
 const INSERT = `INSERT INTO approval_waits (id, run_id, platform, key, tool, asker, requested_at, expires_at, owner,
@@ -11,6 +18,8 @@ const CLAIM = `WITH picked AS (
   SELECT run_id FROM approval_waits WHERE ${ORPHANED} AND platform = ANY($3::text[])
    LIMIT $4 FOR UPDATE SKIP LOCKED)
 DELETE FROM approval_waits WHERE run_id IN (SELECT run_id FROM picked) RETURNING *`;
+
+const WAITING = numbered(WAITING_IN);
 
 /** The approval-waits half of the Postgres store; each method is one statement. */
 export function postgresApprovalWaits(db: PostgresDb): ApprovalWaitStore {
@@ -54,6 +63,14 @@ export function postgresApprovalWaits(db: PostgresDb): ApprovalWaitStore {
     },
     async dropWait(id) {
       await db.query('forget a waiting tool call', 'DELETE FROM approval_waits WHERE id = $1', [id]);
+    },
+    async waitingIn(key) {
+      const { rows } = await db.query<{ n: string }>(
+        'count waiting tool calls',
+        WAITING.text,
+        WAITING.values({ key }),
+      );
+      return Number(rows[0]?.n ?? 0);
     },
   };
 }

@@ -244,7 +244,7 @@ export function createPostgresRunQueue(
         );
         const handler = handlers.get(row.platform);
         if (handler && row.placeholder != null) {
-          await handler({ where: row.placeholder }).catch((err: unknown) =>
+          await handler({ where: row.placeholder, key: row.key }).catch((err: unknown) =>
             logger?.warn({ err }, 'could not say that an answer was interrupted'),
           );
         }

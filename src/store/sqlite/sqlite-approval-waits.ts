@@ -1,6 +1,12 @@
 import type Database from 'better-sqlite3';
 import type { ApprovalWaitStore } from '../../core/ports/approval-wait-store.js';
-import { type ApprovalWaitRow, approvalWaitOf, approvalWaitValues, ORPHANED } from '../approval-wait-rows.js';
+import {
+  type ApprovalWaitRow,
+  approvalWaitOf,
+  approvalWaitValues,
+  ORPHANED,
+  WAITING_IN,
+} from '../approval-wait-rows.js';
 import type { FailWith } from './sqlite-usage.js';
 
 const COLUMNS =
@@ -27,6 +33,7 @@ export function sqliteApprovalWaits(db: Database.Database, fail: FailWith): Appr
     'DELETE FROM approval_waits WHERE run_id = ? RETURNING *',
   );
   const drop = db.prepare('DELETE FROM approval_waits WHERE id = ?');
+  const waiting = db.prepare<{ key: string }, { n: number }>(WAITING_IN);
   const claim = db.transaction((params: Record<string, unknown>) =>
     orphanRuns.all(params).flatMap((r) => takeRun.all(r.run_id)),
   );
@@ -81,6 +88,13 @@ export function sqliteApprovalWaits(db: Database.Database, fail: FailWith): Appr
         drop.run(id);
       } catch (err) {
         throw fail('forget a waiting tool call', err);
+      }
+    },
+    async waitingIn(key) {
+      try {
+        return waiting.get({ key })?.n ?? 0;
+      } catch (err) {
+        throw fail('count waiting tool calls', err);
       }
     },
   };
