@@ -20,8 +20,11 @@ export function chatTitle(text: string): string {
   return cut(line, MAX_TITLE_CHARS).text || 'Untitled';
 }
 
-/** A run as stored: bounded steps and text. */
-export function storedRun(run: WebRun): WebChatRun {
+/**
+ * A run as stored: bounded steps and text, and the calls it kept through a shutdown (their buttons must
+ * come back with the conversation after the restart: a press on them goes on with the run).
+ */
+export function storedRun(run: WebRun): WebChatRun & Pick<WebRun, 'approvals'> {
   return {
     id: run.id,
     question: run.question,
@@ -34,6 +37,7 @@ export function storedRun(run: WebRun): WebChatRun {
     answer: run.answer,
     ...(run.note ? { note: run.note } : {}),
     ...(run.problem ? { problem: run.problem } : {}),
+    ...(run.approvals?.length ? { approvals: run.approvals } : {}),
   };
 }
 

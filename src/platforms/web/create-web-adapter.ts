@@ -15,7 +15,7 @@ import { chatTitle, MAX_LISTED_CHATS } from './chat-history.js';
 import { createChatSessions, MAX_CLIENTS_PER_CHAT } from './chat-sessions.js';
 import { clientAddress } from './client-address.js';
 import { runCommand } from './commands.js';
-import { conversationSnapshot } from './conversation.js';
+import { conversationSnapshot, stillWaiting } from './conversation.js';
 import { cookie, readCookies, secureCookies } from './cookies.js';
 import { openEventStream } from './event-stream.js';
 import { chatKey, chatOfKey, createIdentities } from './identity.js';
@@ -226,7 +226,12 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
           assistant.history(session.key),
           chats ? chats.webChatRuns(visitor.owner, session.key) : [],
         ]);
-        stream.send('conversation', conversationSnapshot(history, session.run, kept as WebRun[]));
+        // A call kept through a restart keeps its buttons only while it still waits.
+        const shown = await stillWaiting(kept as WebRun[], async (id) => {
+          const check = await assistant.checkApproval?.(id, approverOf(visitor)).catch(() => undefined);
+          return check?.status !== 'expired';
+        });
+        stream.send('conversation', conversationSnapshot(history, session.run, shown));
       } catch (err) {
         logger.error({ err, key: session.key }, 'could not read a web conversation');
         stream.send('conversation', {
@@ -280,11 +285,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       try {
         const press = await assistant.decideApproval(
           id,
-          {
-            principal: visitor.asker.principal,
-            name: visitor.name ?? WEB_AUTHOR,
-            platformAdmin: visitor.asker.platformAdmin,
-          },
+          approverOf(visitor),
           approve ? { approve: true } : { approve: false, reason },
         );
         reply(res, 200, press);
@@ -403,6 +404,15 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       ...webScheduleDelivery(sessions, { assistant, work, logger, chats }),
       ready: () => started && !stopping,
     },
+  };
+}
+
+/** Who presses Approve or Deny in the browser. */
+function approverOf(visitor: Visitor) {
+  return {
+    principal: visitor.asker.principal,
+    name: visitor.name ?? WEB_AUTHOR,
+    platformAdmin: visitor.asker.platformAdmin,
   };
 }
 

@@ -22,14 +22,21 @@ export interface WebBed {
 export async function startWebBed(
   env: Record<string, string> = {},
   fake: FakeOpenAIOptions = {},
-  /** `schedules` keeps scheduled questions (the core's scheduler is left for the test to start). */
-  options: { now?: () => number; port?: number; schedules?: boolean } = {},
+  /**
+   * `schedules` keeps scheduled questions (the core's scheduler is left for the test to start); `approvals`
+   * sets how waiting tool calls are looked after (see startTestCore).
+   */
+  options: {
+    now?: () => number;
+    port?: number;
+    schedules?: boolean;
+    approvals?: { beatMs?: number; staleMs?: number };
+  } = {},
 ): Promise<WebBed> {
-  const test = await startTestCore(
-    { WEB_CHAT: 'true', ...env },
-    fake,
-    options.schedules ? { schedules: { now: options.now } } : {},
-  );
+  const test = await startTestCore({ WEB_CHAT: 'true', ...env }, fake, {
+    ...(options.schedules ? { schedules: { now: options.now } } : {}),
+    ...(options.approvals ? { approvals: options.approvals } : {}),
+  });
   const logger = createLogger({ level: 'silent', secrets: [] });
   const http = createHttpServer({ logger, readiness: () => [] });
   const adapter = createWebAdapter(
