@@ -472,6 +472,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const sockets = new Set<WebSocket>();
   /** Every IDENTIFY received (a new gateway session), with the shard it asked for. */
   const identifies: { shard: [number, number] | undefined }[] = [];
+  /** The connection of each IDENTIFY, in the same order. */
+  const identified: WebSocket[] = [];
   let seq = 0;
   let wsUrl = '';
 
@@ -879,6 +881,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       if (op !== 2) return;
       const { d } = JSON.parse(String(data)) as { d?: { shard?: [number, number] } };
       identifies.push({ shard: d?.shard });
+      identified.push(ws);
       const application = { id: applicationId, flags: 0 };
       const guilds = [{ id: guildId, unavailable: true }];
       dispatch('READY', {
@@ -980,6 +983,21 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     identifies,
     /** Gateway connections open right now. */
     sessions: () => sockets.size,
+    /**
+     * Closes the gateway session of IDENTIFY number `index` with a close `code`; with one the client may
+     * not reconnect after (e.g. 4011 Sharding required) that session gets no more events, while the bot's
+     * REST calls still work.
+     * https://discord.com/developers/docs/topics/opcodes-and-status-codes#gateway-gateway-close-event-codes
+     */
+    closeSession(index: number, code: number, reason = ''): Promise<void> {
+      const ws = identified[index];
+      if (!ws) throw new Error(`no gateway session ${index}`);
+      if (ws.readyState === ws.CLOSED) return Promise.resolve();
+      return new Promise((resolve) => {
+        ws.once('close', () => resolve());
+        ws.close(code, reason);
+      });
+    },
     /** The messages of a channel, oldest first, as they look now. */
     messages: (channelId: string) => [...messages.values()].filter((m) => m.channel_id === channelId),
     /** An interaction's original response, by interaction token. */

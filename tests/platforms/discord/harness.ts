@@ -22,7 +22,7 @@ export interface DiscordBed {
   model: FakeOpenAI;
   test: TestCore;
   adapter: DiscordAdapter;
-  /** A person in the guild. */
+  /** A person in the guild (each bed makes its own, also on a shared `fake`: use the first bed's there). */
   alice: FakeUser;
   /** Sends a message as `author` (default alice), mentioning the bot unless `mention: false`; waits for the bot. */
   say(content: string, options?: SayOptions): Promise<FakeMessage>;
@@ -45,6 +45,12 @@ export interface DiscordBed {
   restart(): Promise<void>;
   /** The bot's reply to `question` (the message referencing it). */
   replyTo(question: FakeMessage): FakeMessage;
+  /**
+   * Stops the bot as the root does on SIGTERM: waiting calls' sweeps stop, the adapter drains (runs still
+   * going after SHUTDOWN_GRACE_MS are cancelled), the core closes. The fake (and the database of
+   * `databaseUrl`) stay for the next process.
+   */
+  shutdown(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,6 +77,12 @@ export interface DiscordBedOptions {
   now?: () => number;
   /** Scheduled questions kept, on this clock, fired when the test ticks `test.core.schedules`. */
   schedules?: { now?: () => number };
+  /** A fake Discord already running (another process of the same bot); `close` leaves it running. */
+  fake?: FakeDiscord;
+  /** The database (another process's); a fresh SQLite file in the core's temp folder when unset. */
+  databaseUrl?: string;
+  /** How waiting tool calls are looked after (see `startTestCore`). */
+  approvals?: { beatMs?: number; staleMs?: number };
 }
 
 /** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
@@ -78,10 +90,12 @@ export async function startDiscordBed(
   env: Record<string, string> = {},
   options: DiscordBedOptions = {},
 ): Promise<DiscordBed> {
-  const discord = await startFakeDiscord({
-    ...options.discord,
-    ...(options.now ? { now: options.now } : {}),
-  });
+  const discord =
+    options.fake ??
+    (await startFakeDiscord({
+      ...options.discord,
+      ...(options.now ? { now: options.now } : {}),
+    }));
   const test = await startTestCore(
     {
       DISCORD_TOKEN: 'fake-discord-token',
@@ -93,6 +107,8 @@ export async function startDiscordBed(
     {
       ...(options.wrapStore ? { wrapStore: options.wrapStore } : {}),
       ...(options.schedules ? { schedules: options.schedules } : {}),
+      ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+      ...(options.approvals ? { approvals: options.approvals } : {}),
     },
   );
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', secrets: [] });
@@ -117,6 +133,16 @@ export async function startDiscordBed(
     const probe = discord.runCommand({ name: 'probe', channelId: probeChannel, user: prober });
     await discord.waitForCall((c) => c.path.startsWith(`/interactions/${probe.id}/`));
     await adapter.idle();
+  };
+
+  let down: Promise<void> | undefined;
+  const shutdown = () => {
+    down ??= (async () => {
+      await test.core.approvals?.stop();
+      await adapter.stop();
+      await test.close();
+    })();
+    return down;
   };
 
   return {
@@ -167,10 +193,10 @@ export async function startDiscordBed(
       if (!reply) throw new Error(`the bot did not reply to "${question.content}"`);
       return reply;
     },
+    shutdown,
     async close() {
-      await adapter.stop();
-      await test.close();
-      await discord.close();
+      await shutdown();
+      if (!options.fake) await discord.close();
     },
   };
 }
