@@ -72,6 +72,12 @@ export interface SlackHarness {
   advance(ms: number): void;
   /** Every feedback write the adapter began (votes and comments), in order. */
   feedbackWrites: Json[];
+  /**
+   * Stops this bot process as the root does on SIGTERM (approvals, then the adapter, which lets runs finish
+   * for SHUTDOWN_GRACE_MS and cancels the rest, then the HTTP server and the core); the fake Slack stays up.
+   */
+  shutdown(): Promise<void>;
+  /** {@link shutdown}, then the fake Slack unless it was handed in (`options.slack`). */
   close(): Promise<void>;
 }
 
@@ -82,6 +88,12 @@ export interface SlackHarnessOptions {
   model?: FakeOpenAIOptions;
   /** Scheduled questions kept, on this clock, fired when the test ticks `core.core.schedules`. */
   schedules?: { now?: () => number };
+  /** Another process's fake Slack (a restarted bot, a second replica); its owner closes it. */
+  slack?: FakeSlack;
+  /** Another core's database (its `core.config.DATABASE_URL`): this process shares it. */
+  databaseUrl?: string;
+  /** How waiting tool calls are looked after (see `startTestCore`). */
+  approvals?: { beatMs?: number; staleMs?: number };
 }
 
 /** Starts a fake Slack, the real core on a scripted model, and the real adapter in `mode`. */
@@ -91,14 +103,17 @@ export async function startSlackHarness(
 ): Promise<SlackHarness> {
   let offset = 0;
   const now = () => Date.now() + offset;
-  const slack = await startFakeSlack({
-    now,
-    botToken: BOT_TOKEN,
-    users: {
-      [ALICE]: { name: 'alice', display_name: 'Alice' },
-      [ADMIN]: { name: 'ada', display_name: 'Ada', is_admin: true },
-    },
-  });
+  const ownSlack = !options.slack;
+  const slack =
+    options.slack ??
+    (await startFakeSlack({
+      now,
+      botToken: BOT_TOKEN,
+      users: {
+        [ALICE]: { name: 'alice', display_name: 'Alice' },
+        [ADMIN]: { name: 'ada', display_name: 'Ada', is_admin: true },
+      },
+    }));
   let core: TestCore | undefined;
   try {
     core = await startTestCore(
@@ -111,7 +126,11 @@ export async function startSlackHarness(
         ...options.env,
       },
       options.model,
-      options.schedules ? { schedules: options.schedules } : {},
+      {
+        ...(options.schedules ? { schedules: options.schedules } : {}),
+        ...(options.approvals ? { approvals: options.approvals } : {}),
+        ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+      },
     );
     const { config } = core;
     const logs: Json[] = [];
@@ -155,6 +174,19 @@ export async function startSlackHarness(
     }
     const eventsUrl = () => `http://127.0.0.1:${port}/slack/events`;
     const testCore = core;
+    let stopped: Promise<void> | undefined;
+    const shutdown = () => {
+      stopped ??= (async () => {
+        try {
+          await testCore.core.approvals?.stop();
+          await adapter.stop();
+        } finally {
+          await http.close();
+          await testCore.close();
+        }
+      })();
+      return stopped;
+    };
     let closed = false;
     const interact = async (payload: Json): Promise<Delivered> => {
       if (mode === 'socket') return { status: 200, ack: await slack.socket.send('interactive', payload) };
@@ -219,21 +251,20 @@ export async function startSlackHarness(
       advance: (ms) => {
         offset += ms;
       },
+      shutdown,
       async close() {
         if (closed) return;
         closed = true;
         try {
-          await adapter.stop();
+          await shutdown();
         } finally {
-          await http.close();
-          await testCore.close();
-          await slack.close();
+          if (ownSlack) await slack.close();
         }
       },
     };
   } catch (err) {
     await core?.close();
-    await slack.close();
+    if (ownSlack) await slack.close();
     throw err;
   }
 }
