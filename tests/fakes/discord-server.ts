@@ -458,6 +458,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       acknowledged: boolean;
       /** A modal's submission, which cannot be answered with another modal. */
       modalSubmit?: boolean;
+      /** The message a component was pressed on (or a modal opened from): what UPDATE_MESSAGE (7) edits. */
+      messageId?: string;
     }
   >(); // by token
   /** Slash commands as last registered (PUT), by name: what Discord would let people send. */
@@ -659,6 +661,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
           ...(uploads.length > 0 ? { files: uploads } : {}),
         });
         if (body.type === 6) return [204]; // a button acknowledged: the message it is on stays as it is
+        // UPDATE_MESSAGE: "for components, edit the message the component was attached to"; only for
+        // interactions made on a message (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-response-object-interaction-callback-type).
+        if (body.type === 7) {
+          if (!interaction.messageId)
+            return invalidFormBody({
+              type: 'UPDATE_MESSAGE is only valid for component-based interactions.',
+            });
+          const edited = edit(messages.get(interaction.messageId), data);
+          return edited[0] === 200 ? [204] : edited;
+        }
         const flags = Number(data.flags ?? 0) | (body.type === 5 ? 128 : 0); // 128: loading ("thinking…")
         const original = store(interaction.channelId, bot, {
           content: data.content ?? '',
@@ -938,6 +950,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       createdAt: clock(),
       acknowledged: false,
       ...(type === 5 ? { modalSubmit: true } : {}),
+      messageId: message.id,
     });
     const channel = channels.get(channelId);
     const guild = channel?.guild_id;

@@ -26,6 +26,23 @@ export function expiredObservation(tool: string, timeoutMs: number): string {
   return `Not run: no one approved this call of ${tool} within ${describeMs(timeoutMs)}, so it was denied. Tell the asker it needs approval.`;
 }
 
+/** The note in the steps once a pending tool call is decided, and on its message once it has no buttons. */
+export function approvalNote(
+  tool: string,
+  outcome: 'approved' | 'denied' | 'expired',
+  by: string | undefined,
+  reason: string | undefined,
+): string {
+  switch (outcome) {
+    case 'approved':
+      return `${tool} approved by ${by ?? 'someone'}.`;
+    case 'denied':
+      return `${tool} denied by ${by ?? 'someone'}${reason ? `: ${reason}` : '.'}`;
+    case 'expired':
+      return `${tool} was not approved in time, so it did not run.`;
+  }
+}
+
 function describeMs(ms: number): string {
   if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
   if (ms >= 1000) return `${Math.round(ms / 1000)} s`;

@@ -7,7 +7,7 @@ import type { ApprovalRecord, ApprovalStore } from '../ports/approval-store.js';
 import type { ApprovalWait, ApprovalWaitStore, WaitDecision } from '../ports/approval-wait-store.js';
 import type { ApprovalGate, GateVerdict } from './approval-gate.js';
 import { type ApprovalSettings, approvalOf } from './approval-policy.js';
-import { APPROVAL_EXPIRED, approvalForbidden } from './approval-wording.js';
+import { APPROVAL_EXPIRED, approvalForbidden, approvalNote } from './approval-wording.js';
 import {
   parseWaitState,
   type ResumableRun,
@@ -30,13 +30,33 @@ export type ApprovalVerdict = { approve: true } | { approve: false; reason?: str
 
 /** What a press did; `message` is the private line for a press that did nothing. */
 export type ApprovalPress =
-  | { status: 'approved' | 'denied' }
+  | {
+      status: 'approved' | 'denied';
+      /**
+       * The decided call's run is not in this process (another replica's, or one that stopped): nothing here
+       * updates its approval message, so the platform says how it ended there (`note`) and drops its buttons.
+       */
+      elsewhere?: DecidedElsewhere | undefined;
+    }
   | { status: 'forbidden' | 'expired'; message: string };
 
 /** The call a pending approval waits on, for one who may decide it; else why they may not see it. */
 export type ApprovalCallView =
   | { status: 'allowed'; tool: string; input: unknown }
   | { status: 'forbidden' | 'expired'; message: string };
+
+/** A call decided for a run not in this process: its approval message as it was, and how it ended. */
+export interface DecidedElsewhere {
+  note: string;
+  call: {
+    id: string;
+    step: number;
+    tool: string;
+    input: unknown;
+    approvers: ApprovalSettings['APPROVERS'];
+    expiresAt: number;
+  };
+}
 
 /** The run a gate guards: where it answers and who asked. */
 export interface GatedRun {
@@ -141,6 +161,7 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
   let resumer: RunResumer | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
   let sweeping: Promise<void> | undefined;
+  let again: Promise<void> | undefined;
   const resuming = new Set<Promise<void>>();
 
   const record = (id: string, of: Decided, decision: WaitDecision) => {
@@ -305,7 +326,14 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
   };
 
   const sweep = (): Promise<void> => {
-    if (sweeping) return sweeping;
+    // Asked for while one runs (a press right after it looked): one more runs after it, so nothing waits a beat.
+    if (sweeping) {
+      again ??= sweeping.then(() => {
+        again = undefined;
+        return sweep();
+      });
+      return again;
+    }
     sweeping = (async () => {
       try {
         await heartbeat();
@@ -498,7 +526,20 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
       if (typeof won === 'string') return { status: 'expired', message: APPROVAL_EXPIRED };
       if (found.state) record(id, waitDecided(won, found.state), decision);
       void sweep();
-      return { status };
+      return {
+        status,
+        elsewhere: {
+          note: approvalNote(won.tool, status, who.name, reason),
+          call: {
+            id,
+            step: found.state?.checkpoint.step ?? 0,
+            tool: won.tool,
+            input: found.state?.input,
+            approvers: settings.APPROVERS,
+            expiresAt: won.expiresAt,
+          },
+        },
+      };
     },
   };
 

@@ -6,12 +6,13 @@ import {
   PermissionFlagsBits,
   TextInputStyle,
 } from 'discord.js';
-import type { Approver } from '../../core/approvals/create-approvals.js';
+import type { Approver, DecidedElsewhere } from '../../core/approvals/create-approvals.js';
 import { MAX_REASON_CHARS } from '../../core/approvals/create-approvals.js';
 import { discordPrincipal } from '../../core/governance/principal.js';
 import { parseRunActionId, runActionId } from '../shared/run-actions.js';
 import { WORDING } from '../shared/wording.js';
 import type { DiscordContext } from './answer.js';
+import { approvalMessage } from './approvals.js';
 import { displayName } from './conversation.js';
 
 /** The reason field of the Deny form. */
@@ -44,8 +45,11 @@ export async function handleApprovalButton(
   const who = approverOf(interaction);
   if (action === 'approve') {
     const press = await assistant.decideApproval(id, who, { approve: true });
-    if (press.status === 'approved') await interaction.deferUpdate();
-    else await privately('message' in press ? press.message : WORDING.answerFinished);
+    if (press.status !== 'approved')
+      return void (await privately('message' in press ? press.message : WORDING.answerFinished));
+    // A run elsewhere (another replica, or gone with a restart) edits no message here: the press says it.
+    if (press.elsewhere) await interaction.update(decidedHere(press.elsewhere));
+    else await interaction.deferUpdate();
     return;
   }
   const check = await assistant.checkApproval(id, who);
@@ -86,10 +90,17 @@ export async function handleApprovalModal(
   }
   const reason = interaction.fields.getTextInputValue(REASON_FIELD);
   const press = await decide(pressed.runId, approverOf(interaction), { approve: false, reason });
-  if (press.status === 'denied' && interaction.isFromMessage()) await interaction.deferUpdate();
-  else
+  if (press.status === 'denied' && interaction.isFromMessage()) {
+    if (press.elsewhere) await interaction.update(decidedHere(press.elsewhere));
+    else await interaction.deferUpdate();
+  } else
     await interaction.reply({
       content: 'message' in press ? press.message : 'Denied.',
       flags: MessageFlags.Ephemeral,
     });
+}
+
+/** The pressed approval message once decided, as the run's own renderer would leave it: the ending, no buttons. */
+function decidedHere(decided: DecidedElsewhere) {
+  return { content: `${approvalMessage(decided.call)}\n**${decided.note}**`, components: [] };
 }

@@ -64,22 +64,8 @@ export const WORDING = {
   notInChannel: 'I could not post in this channel: add me to it first (`/invite`), then ask again.',
 } as const;
 
-/** The note in the steps once a pending tool call is decided. */
-export function approvalNote(
-  tool: string,
-  outcome: 'approved' | 'denied' | 'expired',
-  by: string | undefined,
-  reason: string | undefined,
-): string {
-  switch (outcome) {
-    case 'approved':
-      return `${tool} approved by ${by ?? 'someone'}.`;
-    case 'denied':
-      return `${tool} denied by ${by ?? 'someone'}${reason ? `: ${reason}` : '.'}`;
-    case 'expired':
-      return `${tool} was not approved in time, so it did not run.`;
-  }
-}
+/** The note in the steps once a pending tool call is decided (the core's sentence). */
+export { approvalNote } from '../../core/approvals/approval-wording.js';
 
 /** The note in the steps of a stopped run. */
 export function stoppedBy(name: string): string {

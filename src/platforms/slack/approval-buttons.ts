@@ -1,5 +1,5 @@
 import type { App, BlockAction, RespondFn, types, ViewSubmitAction } from '@slack/bolt';
-import type { Approver } from '../../core/approvals/create-approvals.js';
+import type { Approver, DecidedElsewhere } from '../../core/approvals/create-approvals.js';
 import { MAX_REASON_CHARS } from '../../core/approvals/create-approvals.js';
 import type { Assistant } from '../../core/assistant.js';
 import { slackPrincipal } from '../../core/governance/principal.js';
@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger.js';
 import { parseRunActionId } from '../shared/run-actions.js';
 import { WORDING } from '../shared/wording.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
+import { decidedBlocks } from './approval-blocks.js';
 import { argumentsModal } from './arguments-modal.js';
 import { textModal } from './text-modal.js';
 import type { UserDirectory } from './user-names.js';
@@ -27,6 +28,8 @@ interface DenyTarget {
   id: string;
   channel: string;
   threadTs?: string | undefined;
+  /** The approval message pressed on. */
+  ts?: string | undefined;
 }
 
 /** The Deny form: an optional reason the model reads. */
@@ -61,15 +64,21 @@ export function registerApprovalButtons(app: App, deps: ApprovalButtonDeps): voi
       if (pressed.action === 'deny') {
         if (!body.trigger_id) return;
         const threadTs = body.message?.thread_ts ?? body.container?.thread_ts;
+        const ts = body.message?.ts ?? body.container?.message_ts;
         await client.views
-          .open({ trigger_id: body.trigger_id, view: denyModal({ id: pressed.runId, channel, threadTs }) })
+          .open({
+            trigger_id: body.trigger_id,
+            view: denyModal({ id: pressed.runId, channel, threadTs, ts }),
+          })
           .catch((err: unknown) => logger.warn({ err }, 'could not open the deny form'));
         return;
       }
       const who = approver(deps, client, body.user.id, body.user.team_id ?? context.teamId);
+      const ts = body.message?.ts ?? body.container?.message_ts;
       deps.work.run('a Slack approval', async () => {
         const press = await decide(deps, pressed.runId, await who, { approve: true });
-        if (press) await privately(respond, press, logger);
+        if (typeof press === 'string') await privately(respond, press, logger);
+        else if (press) await showDecided(client, { channel, ts }, press, logger);
       });
     },
   );
@@ -85,6 +94,7 @@ export function registerApprovalButtons(app: App, deps: ApprovalButtonDeps): voi
       const who = await approver(deps, client, body.user.id, body.user.team_id ?? body.team?.id);
       const press = await decide(deps, target.id, who, { approve: false, reason });
       if (!press) return;
+      if (typeof press !== 'string') return showDecided(client, target, press, logger);
       await client.chat
         .postEphemeral({
           channel: target.channel,
@@ -136,17 +146,20 @@ function registerShowArguments(app: App, deps: ApprovalButtonDeps): void {
 /** The private line when the arguments modal could not open (e.g. its trigger expired). */
 const ARGUMENTS_FAILED = 'Could not show the arguments just now. Press the button again.';
 
-/** Decides; resolves with the private line to give when nothing changed, else undefined. */
+/**
+ * Decides; resolves with the private line to give when nothing changed, with how it ended when the run is
+ * not in this process (nothing here updates its message), else undefined.
+ */
 async function decide(
   deps: ApprovalButtonDeps,
   id: string,
   who: Approver,
   verdict: Parameters<NonNullable<Assistant['decideApproval']>>[2],
-): Promise<string | undefined> {
+): Promise<string | DecidedElsewhere | undefined> {
   if (!deps.assistant.decideApproval) return WORDING.answerFinished;
   try {
     const press = await deps.assistant.decideApproval(id, who, verdict);
-    return 'message' in press ? press.message : undefined;
+    return 'message' in press ? press.message : press.elsewhere;
   } catch (err) {
     deps.logger.error({ err }, 'could not decide an approval');
     return WORDING.commandFailed;
@@ -188,8 +201,27 @@ function parseTarget(metadata: string): DenyTarget | undefined {
       id: target.id,
       channel: target.channel,
       ...(typeof target.threadTs === 'string' ? { threadTs: target.threadTs } : {}),
+      ...(typeof target.ts === 'string' ? { ts: target.ts } : {}),
     };
   } catch {
     return undefined;
   }
+}
+
+/** The approval message pressed on, once decided for a run elsewhere: as its renderer would leave it. */
+async function showDecided(
+  client: App['client'],
+  where: { channel: string; ts?: string | undefined },
+  decided: DecidedElsewhere,
+  logger: Logger,
+): Promise<void> {
+  if (!where.ts) return;
+  await client.chat
+    .update({
+      channel: where.channel,
+      ts: where.ts,
+      text: decided.note,
+      blocks: decidedBlocks(decided.call, decided.note),
+    })
+    .catch((err: unknown) => logger.warn({ err }, 'could not close a decided approval'));
 }

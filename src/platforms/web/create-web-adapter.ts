@@ -288,7 +288,8 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
           approverOf(visitor),
           approve ? { approve: true } : { approve: false, reason },
         );
-        reply(res, 200, press);
+        // What the page needs: how the press went (a run elsewhere has its arguments in `elsewhere`).
+        reply(res, 200, 'message' in press ? press : { status: press.status });
       } catch (err) {
         logger.error({ err }, 'could not decide an approval');
         reply(res, 503, { error: WORDING.commandFailed });

@@ -133,9 +133,9 @@ function scenarios(database: () => string | undefined) {
         },
       ),
     ).toEqual({ status: 'forbidden', message: 'Only the asker or an admin can approve this.' });
-    expect(await after.core.assistant.decideApproval!(pending.id, aliceApproves, { approve: true })).toEqual({
-      status: 'approved',
-    });
+    expect(
+      await after.core.assistant.decideApproval!(pending.id, aliceApproves, { approve: true }),
+    ).toMatchObject({ status: 'approved' });
     expect(await after.core.assistant.decideApproval!(pending.id, aliceApproves, { approve: true })).toEqual({
       status: 'expired',
       message: 'This request has expired.',
@@ -187,7 +187,7 @@ function scenarios(database: () => string | undefined) {
         approve: false,
         reason: 'not today',
       }),
-    ).toEqual({ status: 'denied' });
+    ).toMatchObject({ status: 'denied' });
     await waitUntil(() => resumed.length === 1, { what: 'the run to be resumed' });
     expect(await resumed[0]!.outcome).toMatchObject({
       status: 'answered',
@@ -211,8 +211,15 @@ function scenarios(database: () => string | undefined) {
     const run = ask(runner, 'echo hi');
     const pending = await run.approval();
 
-    expect(await other.core.assistant.decideApproval!(pending.id, aliceApproves, { approve: true })).toEqual({
+    expect(
+      await other.core.assistant.decideApproval!(pending.id, aliceApproves, { approve: true }),
+    ).toMatchObject({
       status: 'approved',
+      // The replica pressed on shows the decision on the message itself: the run is not its own.
+      elsewhere: {
+        note: 'test__echo approved by alice.',
+        call: { tool: 'test__echo', input: { text: 'hi' } },
+      },
     });
     expect(await run.done()).toMatchObject({ status: 'answered', text: 'Echoed on the runner.' });
     expect(run.events).toContainEqual(
@@ -277,9 +284,9 @@ function scenarios(database: () => string | undefined) {
     const after = await processOn(dbOf(before), { beatMs: 0, staleMs: 1 });
     after.fake.script({ content: 'Echoed after the restart.' });
     const resumed = deliveries(after);
-    expect(await after.core.assistant.decideApproval!(pending.id, aliceApproves, { approve: true })).toEqual({
-      status: 'approved',
-    });
+    expect(
+      await after.core.assistant.decideApproval!(pending.id, aliceApproves, { approve: true }),
+    ).toMatchObject({ status: 'approved' });
     await waitUntil(() => resumed.length === 1, { what: 'the run to be resumed' });
     expect(await resumed[0]!.outcome).toMatchObject({
       status: 'answered',

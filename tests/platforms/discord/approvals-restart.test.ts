@@ -118,7 +118,11 @@ describe('Discord: approvals across a restart and across replicas', () => {
     });
     expect(resumedAnswers(after)).toEqual([]);
 
-    expect((await press(after, approval, approveId!, before.alice)).type).toBe(6);
+    // The press itself closes the old approval message (its run's renderer died with process A).
+    expect((await press(after, approval, approveId!, before.alice)).type).toBe(7);
+    await waitUntil(() => buttonIds(approval).length === 0, { what: 'the old approval buttons to go' });
+    expect(approval.content).toMatch(/^\*\*Approval needed:\*\* `test__echo`/);
+    expect(approval.content).toMatch(/\n\*\*test__echo approved by alice\.\*\*$/);
     let resumed: FakeMessage | undefined;
     await waitUntil(
       () => {
@@ -159,7 +163,8 @@ describe('Discord: approvals across a restart and across replicas', () => {
     const other = await botProcess({ beatMs: 20, staleMs: 60_000 }, runner);
     expect(runner.discord.sessions()).toBe(1);
 
-    expect((await press(other, approval, approveId!, runner.alice)).type).toBe(6);
+    // The press closes the approval message at once; the runner's own edit says the same.
+    expect((await press(other, approval, approveId!, runner.alice)).type).toBe(7);
     await waitUntil(() => reply.content === 'Echoed on the runner.', {
       what: () => `the runner's answer (now "${reply.content}")`,
     });
