@@ -218,6 +218,13 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       terminal,
       logger: options.logger,
       signal: stopping.signal,
+      withPrompts: (renderer) =>
+        withApprovalPrompts(renderer, {
+          assistant,
+          feed,
+          write,
+          who: { principal: asker.principal, name: options.author, platformAdmin: true },
+        }),
     }),
   };
 }

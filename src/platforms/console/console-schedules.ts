@@ -1,7 +1,7 @@
 import type { Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
 import type { ScheduleDeliverer } from '../../core/schedules/create-scheduler.js';
-import { askAndRender } from '../shared/run-renderer.js';
+import { askAndRender, type RunRenderer } from '../shared/run-renderer.js';
 import { scheduleHeading } from '../shared/schedule-heading.js';
 import { stepsShown } from '../shared/steps-shown.js';
 import { createConsoleRenderer } from './console-renderer.js';
@@ -20,6 +20,8 @@ export interface ConsoleScheduleDeps {
   logger: Logger;
   /** Aborted when the chat stops. */
   signal: AbortSignal;
+  /** Adds the `y/n` prompts for calls that wait for approval (a scheduled or resumed run may reach one). */
+  withPrompts?: ((renderer: RunRenderer) => RunRenderer) | undefined;
 }
 
 /**
@@ -42,7 +44,9 @@ export function consoleScheduleDelivery(deps: ConsoleScheduleDeps): ScheduleDeli
           asker: run.asker,
           resume: run.resume,
         },
-        renderer: createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, schedule.key) }),
+        renderer: (deps.withPrompts ?? ((r: RunRenderer) => r))(
+          createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, schedule.key) }),
+        ),
         signal: deps.signal,
         abortedBy: 'shutdown',
         logger,
