@@ -351,7 +351,12 @@ export function createAssistant(deps: AssistantDeps): Assistant {
   ): Promise<AskOutcome> {
     const usageId = request.resume?.run.usageId;
     const started = Date.now();
-    const meter = createRunMeter(onEvent);
+    const checkpoint = request.resume?.checkpoint;
+    // The record covers the whole question: what was spent before the restart, up to the step that waited, too.
+    const meter = createRunMeter(
+      onEvent,
+      checkpoint && { modelCalls: checkpoint.step, usage: checkpoint.usage },
+    );
     let result: RunResult | undefined;
     try {
       result = await answer(request, meter.onEvent, profile, placeLost, usageId);

@@ -1,4 +1,4 @@
-import type { AgentEventHandler, RunResult } from '../agent/events.js';
+import type { AgentEventHandler, RunResult, TokenUsage } from '../agent/events.js';
 import type { UsageResult } from '../ports/usage-store.js';
 
 /** Counts what a run spends as its events pass by: model calls, tokens, tool calls by name. */
@@ -9,12 +9,18 @@ export interface RunMeter {
   result(outcome: RunResult | undefined, durationMs: number): UsageResult;
 }
 
-/** Creates a meter in front of `onEvent`. */
-export function createRunMeter(onEvent: AgentEventHandler): RunMeter {
-  let modelCalls = 0;
-  let promptTokens = 0;
-  let completionTokens = 0;
-  let cachedTokens = 0;
+/**
+ * Creates a meter in front of `onEvent`; `before` is what the run had spent already (a run resumed after a
+ * restart: its model calls and tokens up to the step it waited at).
+ */
+export function createRunMeter(
+  onEvent: AgentEventHandler,
+  before?: { modelCalls: number; usage: TokenUsage },
+): RunMeter {
+  let modelCalls = before?.modelCalls ?? 0;
+  let promptTokens = before?.usage.promptTokens ?? 0;
+  let completionTokens = before?.usage.completionTokens ?? 0;
+  let cachedTokens = before?.usage.cachedTokens ?? 0;
   const tools: Record<string, number> = {};
   return {
     onEvent(event) {
