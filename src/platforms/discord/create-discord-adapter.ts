@@ -1,6 +1,15 @@
-import { Client, Events, GatewayCloseCodes, GatewayIntentBits, Options, Partials } from 'discord.js';
+import {
+  Client,
+  Events,
+  GatewayCloseCodes,
+  GatewayIntentBits,
+  MessageFlags,
+  Options,
+  Partials,
+} from 'discord.js';
 import { ConfigError } from '../../core/errors.js';
 import { createRunRegistry } from '../shared/run-registry.js';
+import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import type { DiscordContext } from './answer.js';
@@ -88,6 +97,18 @@ export function createDiscordAdapter(
         track('a Discord message', () => handleMessage(message, ctx)),
       );
       bot.on(Events.InteractionCreate, (interaction) => {
+        // Shutting down: a press or command is still answered (Discord would say "This interaction failed"),
+        // and what it would have decided stays as it is for the next start.
+        if (!accepting) {
+          if (interaction.isRepliable()) {
+            interaction
+              .reply({ content: WORDING.shuttingDown, flags: MessageFlags.Ephemeral })
+              .catch((err: unknown) =>
+                logger.debug({ err }, 'could not answer an interaction while stopping'),
+              );
+          }
+          return;
+        }
         if (interaction.isChatInputCommand())
           track('a Discord command', () => handleCommand(interaction, ctx));
         else if (interaction.isButton()) track('a Discord button', () => handleButton(interaction, ctx));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resumerThrough } from '../../../src/core/approvals/resume-through.js';
+import { parseRunActionId } from '../../../src/platforms/shared/run-actions.js';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
 import type { FakeMessage, FakeUser } from '../../fakes/discord-server.js';
 import { waitUntil } from '../../helpers/wait-until.js';
@@ -39,12 +40,17 @@ describe('Discord: approvals across a restart and across replicas', () => {
   const databaseUrl = () => `sqlite:${join(dir, 'thinkthread.db')}`;
 
   /** A bot process on the shared database (and on `on`'s fake Discord, when given), going on with orphans as the root does. */
-  async function botProcess(approvals: { beatMs: number; staleMs: number }, on?: DiscordBed) {
+  async function botProcess(
+    approvals: { beatMs: number; staleMs: number },
+    on?: DiscordBed,
+    env: Record<string, string> = {},
+  ) {
     const bed = await startDiscordBed(
       {
         MCP_CONNECT_TIMEOUT_MS: '60000',
         MCP_CONFIG: writeMcpJson(dir, { test: stdioTestServer() }),
         SHUTDOWN_GRACE_MS: '20',
+        ...env,
       },
       { databaseUrl: databaseUrl(), approvals, ...(on ? { fake: on.discord } : {}) },
     );
@@ -150,6 +156,26 @@ describe('Discord: approvals across a restart and across replicas', () => {
     await after.test.core.approvals?.sweep();
     await after.adapter.idle();
     expect(resumedAnswers(after)).toHaveLength(1);
+  });
+
+  it('a press while the bot shuts down is answered privately and decides nothing: the call stays kept', async () => {
+    // Long enough a grace period to press during it; the waiting run holds the drain for all of it.
+    const before = await botProcess({ beatMs: 0, staleMs: 1 }, undefined, { SHUTDOWN_GRACE_MS: '1500' });
+    before.model.script(ECHO);
+    const { approval } = await askForApproval(before, 'please echo hi');
+    const [approveId] = buttonIds(approval);
+    const stopping = before.adapter.stop();
+    expect(await press(before, approval, approveId!, before.alice)).toMatchObject({
+      type: 4,
+      data: { content: WORDING.shuttingDown, flags: 64 },
+    });
+    await stopping;
+    const [kept] = await before.test.store.listApprovals({ since: 0, until: Date.now() + 1 });
+    expect(kept).toBeUndefined();
+    expect(buttonIds(approval)).toHaveLength(2);
+    const waiting = await before.test.store.getWait(parseRunActionId(approveId!)!.runId);
+    expect(waiting).toMatchObject({ tool: 'test__echo' });
+    expect(waiting?.decision).toBeUndefined();
   });
 
   it('a press on the replica that did not run the question goes on with the run where it waited', async () => {
