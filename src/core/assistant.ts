@@ -4,6 +4,7 @@ import type {
   ApprovalPress,
   ApprovalVerdict,
   Approver,
+  WaitingCall,
 } from './approvals/create-approvals.js';
 import type { ResumedRun } from './approvals/wait-state.js';
 import type { Asker } from './governance/asker.js';
@@ -121,6 +122,8 @@ export interface Assistant {
    * approval is no longer pending; `forbidden`/`expired` presses say why not.
    */
   approvalCall?(id: string, who: Approver): Promise<ApprovalCallView>;
+  /** Calls of `key` kept from a process that stopped while they waited; a press on one goes on with its run. */
+  keptApprovals?(key: string): Promise<WaitingCall[]>;
   /** `/settings approvals [revoke <tool>|all]` (admins): the tools that ask first here, and revoking grants. */
   approvalsCommand?(asker: Asker, settingsKey: string, args: string): Promise<string>;
   /** Stops taking work and waits for runs and memory compression in flight. */

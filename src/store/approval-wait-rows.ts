@@ -54,7 +54,8 @@ export function approvalWaitValues(w: ApprovalWait): unknown[] {
 }
 
 /** Undecided waits in one conversation (`@key`). */
-export const WAITING_IN = 'SELECT COUNT(*) AS n FROM approval_waits WHERE key = @key AND decided_at IS NULL';
+export const WAITING_IN =
+  'SELECT * FROM approval_waits WHERE key = @key AND decided_at IS NULL ORDER BY requested_at, id LIMIT 50';
 
 /** Orphans that can go on: their process is gone (not seen since the first parameter), and decided or expired. */
 export const ORPHANED = 'seen_at < $1 AND (decided_at IS NOT NULL OR expires_at <= $2)';

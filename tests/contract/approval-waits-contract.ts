@@ -53,9 +53,9 @@ export function approvalWaitsContract(name: string, open: () => Promise<StoreFix
       await store.saveWait(wait({ id: 'w2', runId: 'r2' }));
       await store.saveWait(wait({ id: 'w3', runId: 'r3', key: 'slack:T1:C2' }));
       await store.decideWait('w2', { outcome: 'approved', at: T + 1 });
-      expect(await store.waitingIn('slack:T1:C1')).toBe(1);
-      expect(await store.waitingIn('slack:T1:C2')).toBe(1);
-      expect(await store.waitingIn('slack:T1:C9')).toBe(0);
+      expect((await store.waitsIn('slack:T1:C1')).map((w) => w.id)).toEqual(['w1']);
+      expect((await store.waitsIn('slack:T1:C2')).map((w) => w.id)).toEqual(['w3']);
+      expect(await store.waitsIn('slack:T1:C9')).toEqual([]);
     });
 
     it('lets exactly one of several decisions win', async () => {

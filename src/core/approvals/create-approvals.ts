@@ -45,17 +45,20 @@ export type ApprovalCallView =
   | { status: 'allowed'; tool: string; input: unknown }
   | { status: 'forbidden' | 'expired'; message: string };
 
+/** A call waiting for a person as its approval message shows it. */
+export interface WaitingCall {
+  id: string;
+  step: number;
+  tool: string;
+  input: unknown;
+  approvers: ApprovalSettings['APPROVERS'];
+  expiresAt: number;
+}
+
 /** A call decided for a run not in this process: its approval message as it was, and how it ended. */
 export interface DecidedElsewhere {
   note: string;
-  call: {
-    id: string;
-    step: number;
-    tool: string;
-    input: unknown;
-    approvers: ApprovalSettings['APPROVERS'];
-    expiresAt: number;
-  };
+  call: WaitingCall;
 }
 
 /** The run a gate guards: where it answers and who asked. */
@@ -85,6 +88,11 @@ export interface Approvals {
   call(id: string, who: Approver): Promise<ApprovalCallView>;
   /** Calls waiting for a person now. */
   pending(): number;
+  /**
+   * Calls of `key` kept from a process that stopped while they waited (no run here waits on them): what a
+   * platform that cannot keep buttons across a restart (the terminal) asks about again.
+   */
+  kept(key: string): Promise<WaitingCall[]>;
   /** Goes on with orphaned runs through `resumer` from now on (once the platforms are up). */
   start(resumer: RunResumer): void;
   /** Says this process still waits on its calls, learns of decisions made elsewhere, takes over orphans. */
@@ -354,6 +362,13 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
   return {
     settings,
     pending: () => pending.size,
+    async kept(key) {
+      if (!waits) return [];
+      const at = now();
+      return (await waits.waitsIn(key))
+        .filter((w) => !pending.has(w.id) && w.expiresAt > at)
+        .map((wait) => waitingCallOf(wait, parseWaitState(wait)));
+    },
     async recent(limit) {
       if (!store) return [];
       const until = now() + 1;
@@ -530,18 +545,23 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
         status,
         elsewhere: {
           note: approvalNote(won.tool, status, who.name, reason),
-          call: {
-            id,
-            step: found.state?.checkpoint.step ?? 0,
-            tool: won.tool,
-            input: found.state?.input,
-            approvers: settings.APPROVERS,
-            expiresAt: won.expiresAt,
-          },
+          call: waitingCallOf(won, found.state),
         },
       };
     },
   };
+
+  /** A stored wait as its approval message shows it. */
+  function waitingCallOf(wait: ApprovalWait, state: WaitState | undefined): WaitingCall {
+    return {
+      id: wait.id,
+      step: state?.checkpoint.step ?? 0,
+      tool: wait.tool,
+      input: state?.input,
+      approvers: settings.APPROVERS,
+      expiresAt: wait.expiresAt,
+    };
+  }
 
   /** Keeps a waiting call in the store; false when it is kept in this process only. */
   async function keep(

@@ -8,7 +8,7 @@ import type { RunQueue } from '../ports/run-queue.js';
  */
 export function noticingWaits(
   line: RunQueue,
-  waits: Pick<ApprovalWaitStore, 'waitingIn'>,
+  waits: Pick<ApprovalWaitStore, 'waitsIn'>,
   logger?: Logger | undefined,
 ): RunQueue {
   return Object.assign(Object.create(line) as RunQueue, {
@@ -16,8 +16,8 @@ export function noticingWaits(
       line.onInterrupted(platform, async (question) => {
         let waitingApproval = false;
         if (question.key) {
-          waitingApproval = await waits.waitingIn(question.key).then(
-            (n) => n > 0,
+          waitingApproval = await waits.waitsIn(question.key).then(
+            (kept) => kept.length > 0,
             (err: unknown) => {
               logger?.warn({ err }, 'could not count waiting tool calls');
               return false;

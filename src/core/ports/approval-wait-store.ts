@@ -68,6 +68,6 @@ export interface ApprovalWaitStore {
   claimOrphans(claim: OrphanClaim): Promise<ApprovalWait[]>;
   /** Forgets a wait (its run went on, or ended). */
   dropWait(id: string): Promise<void>;
-  /** How many calls wait undecided in a conversation. */
-  waitingIn(key: string): Promise<number>;
+  /** The calls waiting undecided in a conversation, oldest first. */
+  waitsIn(key: string): Promise<ApprovalWait[]>;
 }

@@ -502,6 +502,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
           decideApproval: deps.approvals.decide,
           checkApproval: deps.approvals.check,
           approvalCall: deps.approvals.call,
+          keptApprovals: deps.approvals.kept,
         }
       : {}),
     async approvalsCommand(asker, settingsKey, args) {

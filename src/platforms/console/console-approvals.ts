@@ -12,6 +12,8 @@ export interface ConsoleApprovalsOptions {
   write(text: string): void;
   /** The person at the terminal. */
   who: Approver;
+  /** Aborted when the chat stops: input ending then is the bot stopping, not a "no" (the call is kept). */
+  stopping?: AbortSignal | undefined;
 }
 
 /** The question under a pending call; the next line answers it. */
@@ -41,23 +43,19 @@ export function withApprovalPrompts(renderer: RunRenderer, options: ConsoleAppro
     for (;;) {
       const line = await feed.answer(settled.signal);
       if (line === undefined) {
-        if (settled.signal.aborted) return;
+        if (settled.signal.aborted || options.stopping?.aborted) return;
         showing = undefined;
         write('\n');
         await decide(approval, { approve: false, reason: 'no answer: the input ended' });
         return;
       }
-      const answer = /^\s*(y|yes|n|no)\b\s*([\s\S]*)$/i.exec(line);
-      if (!answer) {
-        write('Please answer y or n (n <reason> to say why): ');
+      const verdict = verdictOf(line);
+      if (!verdict) {
+        write(ASK_AGAIN);
         continue;
       }
       showing = undefined;
-      const yes = answer[1]!.toLowerCase().startsWith('y');
-      await decide(
-        approval,
-        yes ? { approve: true } : { approve: false, reason: answer[2]?.trim() || undefined },
-      );
+      await decide(approval, verdict);
       return;
     }
   };
@@ -107,4 +105,48 @@ export function withApprovalPrompts(renderer: RunRenderer, options: ConsoleAppro
       await renderer.finish(view);
     },
   };
+}
+
+type Verdict = Parameters<NonNullable<Assistant['decideApproval']>>[2];
+
+const ASK_AGAIN = 'Please answer y or n (n <reason> to say why): ';
+
+/** A typed answer to a prompt: `y`, `n`, or `n <reason>`; undefined for anything else. */
+function verdictOf(line: string): Verdict | undefined {
+  const answer = /^\s*(y|yes|n|no)\b\s*([\s\S]*)$/i.exec(line);
+  if (!answer) return undefined;
+  return answer[1]!.toLowerCase().startsWith('y')
+    ? { approve: true }
+    : { approve: false, reason: answer[2]?.trim() || undefined };
+}
+
+/**
+ * Asks again about calls kept from a process that stopped while they waited (the terminal's prompt ended
+ * with it): one `y/n` each, before any other line; an answer goes on with the run, which then shows here.
+ */
+export async function askKeptApprovals(
+  kept: readonly PendingApproval[],
+  options: ConsoleApprovalsOptions,
+  signal: AbortSignal,
+): Promise<void> {
+  const { assistant, feed, write } = options;
+  if (!assistant.decideApproval) return;
+  for (const approval of kept) {
+    write(`A tool call was waiting for approval when the bot stopped.\n${approvalPrompt(approval)}`);
+    let verdict: Verdict | undefined;
+    while (!verdict) {
+      const line = await feed.answer(signal);
+      if (line === undefined) return void write('\n');
+      verdict = verdictOf(line);
+      if (!verdict) write(ASK_AGAIN);
+    }
+    try {
+      const press = await assistant.decideApproval(approval.id, options.who, verdict);
+      write(
+        `${'message' in press ? press.message : (press.elsewhere?.note ?? `${approval.tool} ${press.status}.`)}\n`,
+      );
+    } catch {
+      write('Error: could not record the decision; try again.\n');
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Assistant } from '../../core/assistant.js';
+import { ShutdownAbort } from '../../core/errors.js';
 import type { Asker } from '../../core/governance/asker.js';
 import { consolePrincipal } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
@@ -12,7 +13,7 @@ import { askAndRender } from '../shared/run-renderer.js';
 import { approvalsArgs, parseSettingsText } from '../shared/settings-command.js';
 import { stepsShown } from '../shared/steps-shown.js';
 import type { PlatformAdapter } from '../types.js';
-import { withApprovalPrompts } from './console-approvals.js';
+import { askKeptApprovals, withApprovalPrompts } from './console-approvals.js';
 import { createConsoleRenderer } from './console-renderer.js';
 import { consoleScheduleDelivery } from './console-schedules.js';
 import { createLineFeed } from './line-feed.js';
@@ -81,6 +82,20 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   const feed = createLineFeed();
   let failures = 0;
   const stopping = new AbortController();
+
+  const prompts = {
+    assistant,
+    feed,
+    write,
+    who: { principal: asker.principal, name: options.author, platformAdmin: true },
+    stopping: stopping.signal,
+  };
+
+  /** Calls kept from when the bot last stopped while one waited: asked about first. */
+  async function askKept(): Promise<void> {
+    const kept = await assistant.keptApprovals?.(key).catch(() => []);
+    if (kept?.length) await askKeptApprovals(kept, prompts, stopping.signal);
+  }
 
   /** Runs a memory command; a storage failure is reported, and the chat goes on. */
   async function command(what: string, run: () => Promise<string>): Promise<boolean> {
@@ -157,12 +172,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       request: { key, author: options.author, text, asker },
       renderer: withApprovalPrompts(
         createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, key) }),
-        {
-          assistant,
-          feed,
-          write,
-          who: { principal: asker.principal, name: options.author, platformAdmin: true },
-        },
+        prompts,
       ),
       signal: current.signal,
       abortedBy: 'asker',
@@ -195,6 +205,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       rl.on('close', () => feed.push(undefined));
       void (async () => {
         try {
+          await askKept();
           // Lines are handled one at a time, in order, even when piped in all at once; while a tool call
           // waits for approval, the next line answers it (see console-approvals.ts).
           for (let line = await feed.next(); line !== undefined; line = await feed.next()) {
@@ -209,7 +220,8 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
     },
     async stop() {
       stopping.abort();
-      current?.abort();
+      // The bot stops, not the asker: a call the answer waits on is kept, and asked about at the next start.
+      current?.abort(new ShutdownAbort());
       rl?.close();
     },
     readiness: () => ({ ready: true }),
@@ -218,13 +230,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       terminal,
       logger: options.logger,
       signal: stopping.signal,
-      withPrompts: (renderer) =>
-        withApprovalPrompts(renderer, {
-          assistant,
-          feed,
-          write,
-          who: { principal: asker.principal, name: options.author, platformAdmin: true },
-        }),
+      withPrompts: (renderer) => withApprovalPrompts(renderer, prompts),
     }),
   };
 }

@@ -64,13 +64,13 @@ export function postgresApprovalWaits(db: PostgresDb): ApprovalWaitStore {
     async dropWait(id) {
       await db.query('forget a waiting tool call', 'DELETE FROM approval_waits WHERE id = $1', [id]);
     },
-    async waitingIn(key) {
-      const { rows } = await db.query<{ n: string }>(
-        'count waiting tool calls',
+    async waitsIn(key) {
+      const { rows } = await db.query<ApprovalWaitRow>(
+        'read waiting tool calls',
         WAITING.text,
         WAITING.values({ key }),
       );
-      return Number(rows[0]?.n ?? 0);
+      return rows.map(approvalWaitOf);
     },
   };
 }

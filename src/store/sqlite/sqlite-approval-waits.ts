@@ -33,7 +33,7 @@ export function sqliteApprovalWaits(db: Database.Database, fail: FailWith): Appr
     'DELETE FROM approval_waits WHERE run_id = ? RETURNING *',
   );
   const drop = db.prepare('DELETE FROM approval_waits WHERE id = ?');
-  const waiting = db.prepare<{ key: string }, { n: number }>(WAITING_IN);
+  const waiting = db.prepare<{ key: string }, ApprovalWaitRow>(WAITING_IN);
   const claim = db.transaction((params: Record<string, unknown>) =>
     orphanRuns.all(params).flatMap((r) => takeRun.all(r.run_id)),
   );
@@ -90,11 +90,11 @@ export function sqliteApprovalWaits(db: Database.Database, fail: FailWith): Appr
         throw fail('forget a waiting tool call', err);
       }
     },
-    async waitingIn(key) {
+    async waitsIn(key) {
       try {
-        return waiting.get({ key })?.n ?? 0;
+        return waiting.all({ key }).map(approvalWaitOf);
       } catch (err) {
-        throw fail('count waiting tool calls', err);
+        throw fail('read waiting tool calls', err);
       }
     },
   };

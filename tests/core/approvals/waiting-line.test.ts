@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { noticingWaits } from '../../../src/core/approvals/waiting-line.js';
+import type { ApprovalWait } from '../../../src/core/ports/approval-wait-store.js';
 import type { Interrupted } from '../../../src/core/ports/run-queue.js';
 import { createRunQueue } from '../../../src/core/runs/run-queue.js';
 
@@ -14,9 +15,9 @@ describe('the line the platforms see', () => {
     const counts: Record<string, number> = { 'slack:T1:C1': 1 };
     const seen: Interrupted[] = [];
     const wrapped = noticingWaits(line, {
-      waitingIn: async (key) => {
+      waitsIn: async (key) => {
         if (key === 'broken') throw new Error('database down');
-        return counts[key] ?? 0;
+        return Array.from({ length: counts[key] ?? 0 }, () => ({}) as ApprovalWait);
       },
     });
     wrapped.onInterrupted('slack', async (q) => void seen.push(q));
