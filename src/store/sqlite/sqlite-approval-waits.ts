@@ -1,19 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { ApprovalWaitStore } from '../../core/ports/approval-wait-store.js';
-import {
-  type ApprovalWaitRow,
-  approvalWaitOf,
-  approvalWaitValues,
-  ORPHANED,
-  WAITING_IN,
-} from '../approval-wait-rows.js';
+import * as rows from '../approval-wait-rows.js';
 import type { FailWith } from './sqlite-usage.js';
 
 const COLUMNS =
   'id, run_id, platform, key, tool, asker, requested_at, expires_at, owner, seen_at, state, decision, decided_at';
 // One process owns a SQLite file, so a claim needs no locking beyond its transaction.
 const ORPHAN_RUNS = `SELECT DISTINCT run_id FROM approval_waits
-  WHERE ${ORPHANED.replace('$1', '@staleBefore').replace('$2', '@now')}
+  WHERE ${rows.ORPHANED.replace('$1', '@staleBefore').replace('$2', '@now')}
     AND platform IN (SELECT value FROM json_each(@platforms)) LIMIT @limit`;
 
 /** The approval-waits half of the SQLite store. */
@@ -21,26 +15,26 @@ export function sqliteApprovalWaits(db: Database.Database, fail: FailWith): Appr
   const insert = db.prepare(
     `INSERT INTO approval_waits (${COLUMNS}) VALUES (${COLUMNS.replace(/\w+/g, '?')})`,
   );
-  const get = db.prepare<[string], ApprovalWaitRow>('SELECT * FROM approval_waits WHERE id = ?');
-  const decide = db.prepare<[string, number, string], ApprovalWaitRow>(
+  const get = db.prepare<[string], rows.ApprovalWaitRow>('SELECT * FROM approval_waits WHERE id = ?');
+  const decide = db.prepare<[string, number, string], rows.ApprovalWaitRow>(
     'UPDATE approval_waits SET decision = ?, decided_at = ? WHERE id = ? AND decided_at IS NULL RETURNING *',
   );
   const touch = db.prepare<[number, string], { id: string; decision: string | null }>(
     'UPDATE approval_waits SET seen_at = ? WHERE owner = ? RETURNING id, decision',
   );
   const orphanRuns = db.prepare<Record<string, unknown>, { run_id: string }>(ORPHAN_RUNS);
-  const takeRun = db.prepare<[string], ApprovalWaitRow>(
+  const takeRun = db.prepare<[string], rows.ApprovalWaitRow>(
     'DELETE FROM approval_waits WHERE run_id = ? RETURNING *',
   );
   const drop = db.prepare('DELETE FROM approval_waits WHERE id = ?');
-  const waiting = db.prepare<{ key: string }, ApprovalWaitRow>(WAITING_IN);
+  const waiting = db.prepare<{ key: string }, rows.ApprovalWaitRow>(rows.WAITING_IN);
   const claim = db.transaction((params: Record<string, unknown>) =>
     orphanRuns.all(params).flatMap((r) => takeRun.all(r.run_id)),
   );
   return {
     async saveWait(wait) {
       try {
-        insert.run(...approvalWaitValues(wait));
+        insert.run(...rows.approvalWaitValues(wait));
       } catch (err) {
         throw fail('keep a waiting tool call', err);
       }
@@ -48,7 +42,7 @@ export function sqliteApprovalWaits(db: Database.Database, fail: FailWith): Appr
     async getWait(id) {
       try {
         const row = get.get(id);
-        return row && approvalWaitOf(row);
+        return row && rows.approvalWaitOf(row);
       } catch (err) {
         throw fail('read a waiting tool call', err);
       }
@@ -56,7 +50,7 @@ export function sqliteApprovalWaits(db: Database.Database, fail: FailWith): Appr
     async decideWait(id, decision) {
       try {
         const row = decide.get(JSON.stringify(decision), decision.at, id);
-        return row && approvalWaitOf(row);
+        return row && rows.approvalWaitOf(row);
       } catch (err) {
         throw fail('decide a waiting tool call', err);
       }
@@ -78,7 +72,7 @@ export function sqliteApprovalWaits(db: Database.Database, fail: FailWith): Appr
           platforms: JSON.stringify(c.platforms),
           limit: c.limit,
         };
-        return claim(params).map(approvalWaitOf);
+        return claim(params).map(rows.approvalWaitOf);
       } catch (err) {
         throw fail('take over waiting tool calls', err);
       }
@@ -92,7 +86,7 @@ export function sqliteApprovalWaits(db: Database.Database, fail: FailWith): Appr
     },
     async waitsIn(key) {
       try {
-        return waiting.all({ key }).map(approvalWaitOf);
+        return waiting.all({ key }).map(rows.approvalWaitOf);
       } catch (err) {
         throw fail('read waiting tool calls', err);
       }
