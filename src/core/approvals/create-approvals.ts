@@ -5,14 +5,14 @@ import { type Principal, principalPlatform, principalUser } from '../governance/
 import type { Logger } from '../logger.js';
 import type { ApprovalRecord, ApprovalStore } from '../ports/approval-store.js';
 import type { ApprovalWait, ApprovalWaitStore, WaitDecision } from '../ports/approval-wait-store.js';
-import type { ApprovalGate, GateVerdict } from './approval-gate.js';
+import type { ApprovalGate } from './approval-gate.js';
 import { type ApprovalSettings, approvalOf } from './approval-policy.js';
 import { APPROVAL_EXPIRED, approvalForbidden, approvalNote } from './approval-wording.js';
+import { createOrphanSweeper, type RunResumer, WAIT_BEAT_MS, WAIT_STALE_MS } from './orphan-sweeper.js';
+
 import {
   parseWaitState,
   type ResumableRun,
-  type ResumedOutcome,
-  type ResumedRun,
   serializeWaitState,
   verdictOf,
   type WaitState,
@@ -124,18 +124,6 @@ export interface ApprovalsDeps {
   staleMs?: number | undefined;
 }
 
-/** Goes on with runs whose process stopped while their calls waited (a platform answers where they were asked). */
-export interface RunResumer {
-  /** The platforms this process can answer on. */
-  platforms: readonly string[];
-  resume(run: ResumedRun): Promise<void>;
-}
-
-/** Default heartbeat of the calls a process waits on; a press made on another replica arrives within it. */
-export const WAIT_BEAT_MS = 2_000;
-/** Default silence after which a process's waiting calls are orphans another process takes over. */
-export const WAIT_STALE_MS = 10_000;
-
 interface Pending {
   run: GatedRun;
   tool: string;
@@ -163,14 +151,7 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
   const { settings, store, waits, logger } = deps;
   const now = deps.now ?? Date.now;
   const owner = deps.owner ?? `replica-${randomBytes(6).toString('hex')}`;
-  const beatMs = deps.beatMs ?? WAIT_BEAT_MS;
-  const staleMs = deps.staleMs ?? WAIT_STALE_MS;
   const pending = new Map<string, Pending>();
-  let resumer: RunResumer | undefined;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let sweeping: Promise<void> | undefined;
-  let again: Promise<void> | undefined;
-  const resuming = new Set<Promise<void>>();
 
   const record = (id: string, of: Decided, decision: WaitDecision) => {
     const entry: ApprovalRecord = {
@@ -269,95 +250,21 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
       ?.dropWait(id)
       .catch((err: unknown) => logger?.warn({ id, err }, 'could not forget a waiting tool call'));
 
-  /** Says this process still waits on its calls, and settles those decided elsewhere. */
-  const heartbeat = async () => {
-    if (!waits || ![...pending.values()].some((p) => p.durable)) return;
-    for (const { id, decision } of await waits.touchWaits(owner, now())) {
-      pending.get(id)?.settle(decision, true);
-    }
-  };
-
-  /** Takes over the decided or expired calls of processes that stopped, and goes on with their runs. */
-  const adopt = async () => {
-    if (!waits || !resumer || resumer.platforms.length === 0) return;
-    const at = now();
-    const taken = await waits.claimOrphans({
-      staleBefore: at - staleMs,
-      now: at,
-      platforms: resumer.platforms,
-      limit: ORPHANS_PER_SWEEP,
-    });
-    const runs = new Map<string, ApprovalWait[]>();
-    for (const wait of taken) runs.set(wait.runId, [...(runs.get(wait.runId) ?? []), wait]);
-    for (const group of runs.values()) {
-      const done = resumeRun(group, at)
-        .catch((err: unknown) => logger?.error({ key: group[0]?.key, err }, 'could not resume a run'))
-        .finally(() => resuming.delete(done));
-      resuming.add(done);
-    }
-  };
-
-  const resumeRun = async (group: ApprovalWait[], at: number) => {
-    const states = group.map((wait) => ({ wait, state: parseWaitState(wait) }));
-    const first = states.find((s) => s.state)?.state;
-    if (!first || !resumer) {
-      logger?.warn({ key: group[0]?.key }, 'a waiting tool call could not be read; its run is not resumed');
-      return;
-    }
-    // A run stopped (Stop, shut down) ends there; undecided calls past their time expired.
-    if (group.some((w) => w.decision?.outcome === 'stopped')) return;
-    const outcomes: ResumedOutcome[] = [];
-    const decided = new Map<string, GateVerdict>();
-    for (const { wait, state } of states) {
-      if (!state) continue;
-      let decision = wait.decision;
-      if (!decision) {
-        if (wait.expiresAt > at) continue; // asked again when the run goes on
-        decision = { outcome: 'expired', at };
-        record(wait.id, waitDecided(wait, state), decision);
-      }
-      outcomes.push({ id: wait.id, callId: state.callId, tool: wait.tool, decision });
-      decided.set(state.callId, verdictOf(wait.tool, decision, settings.APPROVAL_TIMEOUT_MS));
-    }
-    logger?.info(
-      { key: group[0]!.key, calls: outcomes.length },
-      'resuming a run whose tool calls waited when its process stopped',
-    );
-    await resumer.resume({
-      platform: group[0]!.platform,
-      key: group[0]!.key,
-      run: first.run,
-      checkpoint: first.checkpoint,
-      decided,
-      outcomes,
-    });
-  };
-
-  const sweep = (): Promise<void> => {
-    // Asked for while one runs (a press right after it looked): one more runs after it, so nothing waits a beat.
-    if (sweeping) {
-      again ??= sweeping.then(() => {
-        again = undefined;
-        return sweep();
-      });
-      return again;
-    }
-    sweeping = (async () => {
-      try {
-        await heartbeat();
-        await adopt();
-      } catch (err) {
-        logger?.warn({ err }, 'could not look after waiting tool calls');
-      } finally {
-        sweeping = undefined;
-      }
-    })();
-    return sweeping;
-  };
-  if (waits && beatMs > 0) {
-    timer = setInterval(() => void sweep(), beatMs);
-    timer.unref();
-  }
+  const sweeper = waits
+    ? createOrphanSweeper({
+        waits,
+        owner,
+        now,
+        beatMs: deps.beatMs ?? WAIT_BEAT_MS,
+        staleMs: deps.staleMs ?? WAIT_STALE_MS,
+        timeoutMs: settings.APPROVAL_TIMEOUT_MS,
+        waitingHere: () => [...pending.values()].some((p) => p.durable),
+        settleHere: (id, decision) => pending.get(id)?.settle(decision, true),
+        record: (wait, state, decision) => record(wait.id, waitDecided(wait, state), decision),
+        logger,
+      })
+    : undefined;
+  const sweep = async () => sweeper?.sweep();
 
   return {
     settings,
@@ -374,17 +281,12 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
       const until = now() + 1;
       return store.listApprovals({ since: until - 30 * 86_400_000, until, limit });
     },
-    start(next) {
-      resumer = next;
-      void sweep();
+    start(resumer) {
+      sweeper?.start(resumer);
     },
     sweep,
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      resumer = undefined;
-      await sweeping;
-      await Promise.all(resuming);
+      await sweeper?.stop();
     },
     gateFor(run) {
       const settingsKey = run.settingsKey ?? run.key;
@@ -600,9 +502,6 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
     }
   }
 }
-
-/** Orphaned calls taken over per sweep. */
-const ORPHANS_PER_SWEEP = 20;
 
 /** The record fields of a stored wait. */
 function waitDecided(wait: ApprovalWait, state: WaitState): Decided {

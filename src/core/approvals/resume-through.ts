@@ -1,6 +1,6 @@
 import type { ScheduleDeliverer } from '../schedules/create-scheduler.js';
 import { askerOf } from '../schedules/creator.js';
-import type { RunResumer } from './create-approvals.js';
+import type { RunResumer } from './orphan-sweeper.js';
 
 /**
  * Goes on with orphaned runs through the platforms' delivery of runs nobody just asked for (the one
