@@ -173,8 +173,13 @@ function scenarios(database: () => string | undefined) {
     ]);
     const [decision] = await after.store.listApprovals({ since: 0, until: Date.now() + 1 });
     expect(decision).toMatchObject({ id: pending.id, outcome: 'approved', decidedBy: 'console:alice' });
-    // One usage record for the question, completed by the resumed run with both model calls in it.
-    const records = await after.store.records({ since: 0, until: Date.now() + 1 });
+    // One usage record for the question, completed by the resumed run (as it ends, not holding it up) with
+    // both model calls in it.
+    const records = await vi.waitFor(async () => {
+      const found = await after.store.records({ since: 0, until: Date.now() + 1 });
+      expect(found[0]?.outcome).not.toBe('pending');
+      return found;
+    });
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ outcome: 'answered', modelCalls: 2, tools: { test__echo: 1 } });
     expect(records[0]!.promptTokens).toBeGreaterThan(0);
