@@ -167,9 +167,12 @@ describe('slack native streaming within Slack’s limits', () => {
     expect(replies(h, CHANNEL, question.ts)).toHaveLength(2);
     expect(h.slack.updatesWhileStreaming).toEqual([]);
     expect(streamCalls(h).filter((c) => !c.reply.ok)).toEqual([]);
+    // The follow-up goes on where the stopped stream ended, between two words: nothing lost, nothing said
+    // twice, no word cut in two. Where exactly depends on how the model's pieces were batched at the stop
+    // (under load, up to the model's pause mid-sentence), so only the word boundary is promised.
     const words = (text: string) => text.replace(/\s+/g, ' ').trim();
     expect(words(`${visibleText(live!)} ${visibleText(followUp)}`)).toBe(answer);
-    expect(visibleText(followUp).startsWith('Sentence')).toBe(true);
+    expect(visibleText(followUp)).toMatch(/^\S/);
     expect(hasFeedback(followUp)).toBe(true);
     expect(hasFeedback(live!)).toBe(false);
   });
