@@ -8,6 +8,11 @@ import { browserTestsRun, type FreshBrowser, launchChromium } from './chromium.j
 import { type SignInBed, SLACK_PRINCIPAL, startSlackSignInBed } from './sign-in-harness.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '../../../docs/screenshots');
+/** The README's screenshots are written only when asked for (as the web chat's are), so a test run leaves the tree clean. */
+const screenshot = (page: Page, name: string, fullPage: boolean) =>
+  process.env.UPDATE_WEB_CHAT_SCREENSHOT === 'true'
+    ? page.screenshot({ path: join(SCREENSHOTS, name), fullPage })
+    : page.screenshot({ fullPage });
 const DAY = 86_400_000;
 const QUESTION = 'What is 6 * 7? <img src=x onerror="document.title=1">';
 
@@ -157,10 +162,7 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
       "fetch('/admin/api/stats?days=30').then((r) => r.json())",
     );
     expect(api.charts.totals.questions).toBe(4);
-    await page.screenshot({
-      path: join(SCREENSHOTS, 'admin-overview.png'),
-      fullPage: true,
-    });
+    await screenshot(page, 'admin-overview.png', true);
 
     // 7 days leaves out the record of 20 days ago; a platform filter leaves out the others.
     await page.locator('#days').selectOption('7');
@@ -206,7 +208,7 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
       .locator('#run-steps li[data-kind="observation"] .failed', { hasText: 'current_time' })
       .waitFor();
     expect(await page.locator('#run-answer').textContent()).toBe('It is **42**.');
-    await page.screenshot({ path: join(SCREENSHOTS, 'admin-run.png'), fullPage: true });
+    await screenshot(page, 'admin-run.png', true);
 
     await page.getByRole('link', { name: 'Settings' }).press('Enter');
     await page
@@ -227,7 +229,7 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
     await page.locator('figure[data-chart="questions"] canvas').waitFor();
     const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: join(SCREENSHOTS, 'admin-phone.png'), fullPage: false });
+    await screenshot(page, 'admin-phone.png', false);
   });
 
   it('refuses an anonymous visitor and a signed-in person who is not an admin', async () => {
