@@ -201,12 +201,15 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
     });
   };
 
-  /** A stored wait no process here waits on; undefined when there is none or it cannot be read. */
+  /**
+   * A stored wait no process here waits on, still to be decided; undefined when there is none, its time is up
+   * (its process is gone, so no timer of its own expired it) or it cannot be read.
+   */
   const storedWait = async (id: string): Promise<ApprovalWait | undefined> => {
     if (!waits) return undefined;
     try {
       const wait = await waits.getWait(id);
-      return wait && !wait.decision ? wait : undefined;
+      return wait && !wait.decision && wait.expiresAt > now() ? wait : undefined;
     } catch (err) {
       logger?.warn({ id, err }, 'could not read a waiting tool call');
       return undefined;

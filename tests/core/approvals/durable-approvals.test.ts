@@ -260,6 +260,11 @@ function scenarios(database: () => string | undefined) {
     await before.store.saveWait({ ...kept!, expiresAt: Date.now() - 1 });
     const after = await processOn(dbOf(before), { beatMs: 0, staleMs: 1 });
     after.fake.script({ content: 'Nobody approved the echo.' });
+    // A press past the time is too late, even before anyone has taken the call over.
+    expect(await after.core.assistant.decideApproval!(pending.id, aliceApproves, { approve: true })).toEqual({
+      status: 'expired',
+      message: 'This request has expired.',
+    });
     const resumed = deliveries(after);
     // Past its time, the next sweep takes the orphaned call over as expired.
     await vi.waitFor(
