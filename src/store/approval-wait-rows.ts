@@ -57,5 +57,5 @@ export function approvalWaitValues(w: ApprovalWait): unknown[] {
 export const WAITING_IN =
   'SELECT * FROM approval_waits WHERE key = @key AND decided_at IS NULL ORDER BY requested_at, id LIMIT 50';
 
-/** Orphans that can go on: their process is gone (not seen since the first parameter), and decided or expired. */
-export const ORPHANED = 'seen_at < $1 AND (decided_at IS NOT NULL OR expires_at <= $2)';
+/** Orphans that can go on: their process is gone (not seen since `@staleBefore`), and decided or expired by `@now`. */
+export const ORPHANED = 'seen_at < @staleBefore AND (decided_at IS NOT NULL OR expires_at <= @now)';

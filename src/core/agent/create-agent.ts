@@ -160,9 +160,10 @@ export function createAgent(deps: AgentDeps): Agent {
     const act = async (
       step: number,
       decision: Extract<Decision, { kind: 'act' }>,
-      before: readonly ChatMessage[],
       decided?: ReadonlyMap<string, GateVerdict>,
     ) => {
+      // The conversation before this step's reply: copied only if a call waits for a person.
+      const before = messages.length;
       for (const call of decision.calls) {
         emit({
           type: 'action',
@@ -173,7 +174,7 @@ export function createAgent(deps: AgentDeps): Agent {
         });
       }
       const checkpoint = (): AgentCheckpoint => ({
-        messages: [...before],
+        messages: messages.slice(0, before),
         record: decision.record,
         calls: decision.calls,
         step,
@@ -206,7 +207,6 @@ export function createAgent(deps: AgentDeps): Agent {
       await act(
         checkpoint.step,
         { kind: 'act', thought: '', calls: checkpoint.calls, record: checkpoint.record },
-        checkpoint.messages,
         from.decided,
       );
     }
@@ -264,7 +264,7 @@ export function createAgent(deps: AgentDeps): Agent {
           reminded = false;
           emit({ type: 'thought', step, text: decision.thought });
           if (stop) return answered({ text: stop.message, truncated: undefined }, usage, step, emit);
-          await act(step, decision, [...messages]);
+          await act(step, decision);
           continue;
         }
       }

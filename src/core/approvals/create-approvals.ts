@@ -135,7 +135,6 @@ interface Pending {
   /** Ends the wait here; `kept` leaves it in the store for the next start (a shutdown), unrecorded. */
   settle(decision: WaitDecision, recorded: boolean, kept?: boolean): void;
   settled: boolean;
-  kept?: boolean;
 }
 
 /** What a decision record is made from. */
@@ -338,7 +337,6 @@ export function createApprovals(deps: ApprovalsDeps): Approvals {
               settle(decision, recorded, kept) {
                 if (entry.settled) return;
                 entry.settled = true;
-                entry.kept = kept;
                 wasKept = kept === true;
                 pending.delete(id);
                 clearTimeout(timeout);

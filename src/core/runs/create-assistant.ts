@@ -328,11 +328,10 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       );
       return result;
     } finally {
-      const spent = { ...meter.result(result, Date.now() - admit.at), answeredBy };
-      observe(asker.platform, spent.outcome as RunObservation['outcome'], spent);
-      governor
-        .complete(admit.id, spent)
-        .catch((err: unknown) => logger?.error({ key, err }, 'could not complete a usage record'));
+      spent(governor, asker.platform, key, admit.id, {
+        ...meter.result(result, Date.now() - admit.at),
+        answeredBy,
+      });
       if (recorder) {
         deps.runLogs
           ?.saveRunLog(recorder.log())
@@ -362,16 +361,24 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       result = await answer(request, meter.onEvent, profile, placeLost, usageId);
       return result;
     } finally {
-      const spent = meter.result(result, Date.now() - started);
-      observe(request.asker?.platform ?? 'unknown', spent.outcome as RunObservation['outcome'], spent);
-      if (usageId !== undefined) {
-        governor
-          .complete(usageId, spent)
-          .catch((err: unknown) =>
-            logger?.error({ key: request.key, err }, 'could not complete a usage record'),
-          );
-      }
+      const platform = request.asker?.platform ?? 'unknown';
+      spent(governor, platform, request.key, usageId, meter.result(result, Date.now() - started));
     }
+  }
+
+  /** A question ended: told to the metrics, and written into its usage record (as it ends, not awaited). */
+  function spent(
+    governor: Governor,
+    platform: string,
+    key: string,
+    usageId: number | undefined,
+    result: UsageResult,
+  ): void {
+    observe(platform, result.outcome as RunObservation['outcome'], result);
+    if (usageId === undefined) return;
+    governor
+      .complete(usageId, result)
+      .catch((err: unknown) => logger?.error({ key, err }, 'could not complete a usage record'));
   }
 
   /** One question as one trace: platform, channel hash and outcome (its text only with OTEL_CAPTURE_CONTENT). */

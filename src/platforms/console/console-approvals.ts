@@ -28,7 +28,7 @@ export function approvalPrompt(approval: PendingApproval): string {
  * run ended is dropped without taking a line.
  */
 export function withApprovalPrompts(renderer: RunRenderer, options: ConsoleApprovalsOptions): RunRenderer {
-  const { assistant, feed, write } = options;
+  const { assistant, write } = options;
   const asked = new Set<string>();
   const open = new Map<string, AbortController>();
   let queue = Promise.resolve();
@@ -40,24 +40,11 @@ export function withApprovalPrompts(renderer: RunRenderer, options: ConsoleAppro
     if (!settled || settled.signal.aborted || !assistant.decideApproval) return;
     write(approvalPrompt(approval));
     showing = approval.id;
-    for (;;) {
-      const line = await feed.answer(settled.signal);
-      if (line === undefined) {
-        if (settled.signal.aborted || options.stopping?.aborted) return;
-        showing = undefined;
-        write('\n');
-        await decide(approval, { approve: false, reason: 'no answer: the input ended' });
-        return;
-      }
-      const verdict = verdictOf(line);
-      if (!verdict) {
-        write(ASK_AGAIN);
-        continue;
-      }
-      showing = undefined;
-      await decide(approval, verdict);
-      return;
-    }
+    const verdict = await readVerdict(options, settled.signal);
+    if (!verdict && (settled.signal.aborted || options.stopping?.aborted)) return;
+    showing = undefined;
+    if (!verdict) write('\n');
+    await decide(approval, verdict ?? { approve: false, reason: 'no answer: the input ended' });
   };
 
   const decide = async (
@@ -111,6 +98,20 @@ type Verdict = Parameters<NonNullable<Assistant['decideApproval']>>[2];
 
 const ASK_AGAIN = 'Please answer y or n (n <reason> to say why): ';
 
+/** The next typed answer to a prompt, asking again after anything else; undefined when no line comes. */
+async function readVerdict(
+  options: Pick<ConsoleApprovalsOptions, 'feed' | 'write'>,
+  signal: AbortSignal,
+): Promise<Verdict | undefined> {
+  for (;;) {
+    const line = await options.feed.answer(signal);
+    if (line === undefined) return undefined;
+    const verdict = verdictOf(line);
+    if (verdict) return verdict;
+    options.write(ASK_AGAIN);
+  }
+}
+
 /** A typed answer to a prompt: `y`, `n`, or `n <reason>`; undefined for anything else. */
 function verdictOf(line: string): Verdict | undefined {
   const answer = /^\s*(y|yes|n|no)\b\s*([\s\S]*)$/i.exec(line);
@@ -129,17 +130,12 @@ export async function askKeptApprovals(
   options: ConsoleApprovalsOptions,
   signal: AbortSignal,
 ): Promise<void> {
-  const { assistant, feed, write } = options;
+  const { assistant, write } = options;
   if (!assistant.decideApproval) return;
   for (const approval of kept) {
     write(`A tool call was waiting for approval when the bot stopped.\n${approvalPrompt(approval)}`);
-    let verdict: Verdict | undefined;
-    while (!verdict) {
-      const line = await feed.answer(signal);
-      if (line === undefined) return void write('\n');
-      verdict = verdictOf(line);
-      if (!verdict) write(ASK_AGAIN);
-    }
+    const verdict = await readVerdict(options, signal);
+    if (!verdict) return void write('\n');
     try {
       const press = await assistant.decideApproval(approval.id, options.who, verdict);
       write(

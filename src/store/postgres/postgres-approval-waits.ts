@@ -14,10 +14,10 @@ const INSERT = `INSERT INTO approval_waits (id, run_id, platform, key, tool, ask
 const DECIDE =
   'UPDATE approval_waits SET decision = $1, decided_at = $2 WHERE id = $3 AND decided_at IS NULL RETURNING *';
 // Replicas sweep at once: rows another one is taking are skipped, and a run is taken whole.
-const CLAIM = `WITH picked AS (
-  SELECT run_id FROM approval_waits WHERE ${ORPHANED} AND platform = ANY($3::text[])
-   LIMIT $4 FOR UPDATE SKIP LOCKED)
-DELETE FROM approval_waits WHERE run_id IN (SELECT run_id FROM picked) RETURNING *`;
+const CLAIM = numbered(`WITH picked AS (
+  SELECT run_id FROM approval_waits WHERE ${ORPHANED} AND platform = ANY(@platforms::text[])
+   LIMIT @limit FOR UPDATE SKIP LOCKED)
+DELETE FROM approval_waits WHERE run_id IN (SELECT run_id FROM picked) RETURNING *`);
 
 const WAITING = numbered(WAITING_IN);
 
@@ -56,7 +56,10 @@ export function postgresApprovalWaits(db: PostgresDb): ApprovalWaitStore {
     async claimOrphans(c) {
       // A transaction, so that two replicas deadlocking over the waits of one run are retried.
       const rows = await db.transaction('take over waiting tool calls', async (sql) => {
-        const result = await sql<ApprovalWaitRow>(CLAIM, [c.staleBefore, c.now, [...c.platforms], c.limit]);
+        const result = await sql<ApprovalWaitRow>(
+          CLAIM.text,
+          CLAIM.values({ ...c, platforms: [...c.platforms] }),
+        );
         return result.rows;
       });
       return rows.map(approvalWaitOf);

@@ -7,7 +7,7 @@ const COLUMNS =
   'id, run_id, platform, key, tool, asker, requested_at, expires_at, owner, seen_at, state, decision, decided_at';
 // One process owns a SQLite file, so a claim needs no locking beyond its transaction.
 const ORPHAN_RUNS = `SELECT DISTINCT run_id FROM approval_waits
-  WHERE ${rows.ORPHANED.replace('$1', '@staleBefore').replace('$2', '@now')}
+  WHERE ${rows.ORPHANED}
     AND platform IN (SELECT value FROM json_each(@platforms)) LIMIT @limit`;
 
 /** The approval-waits half of the SQLite store. */
