@@ -38,20 +38,14 @@ export function conversationSnapshot(
 }
 
 /**
- * `runs` with only the kept calls still waiting (`waiting` asks the core): a call decided, expired or gone
- * since its run was kept loses its buttons.
+ * `runs` with only the kept calls still waiting (`waiting`: their ids, as the core lists them): a call
+ * decided, expired or gone since its run was kept loses its buttons.
  */
-export async function stillWaiting(
-  runs: readonly WebRun[],
-  waiting: (id: string) => Promise<boolean>,
-): Promise<WebRun[]> {
-  return Promise.all(
-    runs.map(async (run) => {
-      if (!run.approvals?.length) return run;
-      const open = await Promise.all(run.approvals.map((a) => waiting(a.id)));
-      const approvals = run.approvals.filter((_, i) => open[i]);
-      const { approvals: _kept, ...rest } = run;
-      return approvals.length > 0 ? { ...rest, approvals } : rest;
-    }),
-  );
+export function stillWaiting(runs: readonly WebRun[], waiting: ReadonlySet<string>): WebRun[] {
+  return runs.map((run) => {
+    if (!run.approvals?.length) return run;
+    const approvals = run.approvals.filter((a) => waiting.has(a.id));
+    const { approvals: _kept, ...rest } = run;
+    return approvals.length > 0 ? { ...rest, approvals } : rest;
+  });
 }

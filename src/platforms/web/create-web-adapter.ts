@@ -222,15 +222,13 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       session.clients.add(stream);
       stream.onClose(() => session.clients.delete(stream));
       try {
-        const [history, kept] = await Promise.all([
+        const [history, kept, waiting] = await Promise.all([
           assistant.history(session.key),
           chats ? chats.webChatRuns(visitor.owner, session.key) : [],
+          // A call kept through a restart keeps its buttons only while it still waits.
+          assistant.keptApprovals?.(session.key).catch(() => undefined),
         ]);
-        // A call kept through a restart keeps its buttons only while it still waits.
-        const shown = await stillWaiting(kept as WebRun[], async (id) => {
-          const check = await assistant.checkApproval?.(id, approverOf(visitor)).catch(() => undefined);
-          return check?.status !== 'expired';
-        });
+        const shown = stillWaiting(kept as WebRun[], new Set(waiting?.map((call) => call.id)));
         stream.send('conversation', conversationSnapshot(history, session.run, shown));
       } catch (err) {
         logger.error({ err, key: session.key }, 'could not read a web conversation');
