@@ -1,5 +1,6 @@
 import type { Approver } from '../../core/approvals/create-approvals.js';
 import type { Assistant } from '../../core/assistant.js';
+import { argumentsText } from '../shared/format-approvals.js';
 import type { RunRenderer } from '../shared/run-renderer.js';
 import type { PendingApproval, RunView } from '../shared/run-view.js';
 import type { LineFeed } from './line-feed.js';
@@ -18,8 +19,8 @@ export interface ConsoleApprovalsOptions {
 
 /** The question under a pending call; the next line answers it. */
 export function approvalPrompt(approval: PendingApproval): string {
-  const args = typeof approval.input === 'string' ? approval.input : JSON.stringify(approval.input, null, 2);
-  return `Approve ${approval.tool} with ${terminalSafe(args ?? '')}? [y = yes, n = no, n <reason> = no, saying why] `;
+  const args = argumentsText(approval.input);
+  return `Approve ${approval.tool} with ${terminalSafe(args)}? [y = yes, n = no, n <reason> = no, saying why] `;
 }
 
 /**

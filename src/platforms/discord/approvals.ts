@@ -1,5 +1,6 @@
 import { ButtonStyle, ComponentType } from 'discord.js';
 import { approvalForbidden } from '../../core/approvals/approval-wording.js';
+import { argumentsText } from '../shared/format-approvals.js';
 import { cut } from '../shared/format-step.js';
 import { runActionId } from '../shared/run-actions.js';
 import type { PendingApproval, RunView } from '../shared/run-view.js';
@@ -46,11 +47,6 @@ export function approvalRow(id: string, argumentsCut = false): ButtonRow {
       ...(argumentsCut ? [showAll] : []),
     ],
   };
-}
-
-/** A call's arguments as shown: pretty JSON, or the text itself when they are text. */
-export function argumentsText(input: unknown): string {
-  return typeof input === 'string' ? input : (JSON.stringify(input, null, 2) ?? '');
 }
 
 /** Whether the approval message cuts the call's arguments. */

@@ -1,7 +1,7 @@
 import { type ButtonInteraction, MessageFlags } from 'discord.js';
+import { argumentsText } from '../shared/format-approvals.js';
 import { WORDING } from '../shared/wording.js';
 import type { DiscordContext } from './answer.js';
-import { argumentsText } from './approvals.js';
 import { approverOf } from './handle-approval.js';
 
 /** The name of the file that carries a call's whole arguments. */

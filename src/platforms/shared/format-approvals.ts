@@ -1,5 +1,10 @@
 import type { ApprovalRecord } from '../../core/ports/approval-store.js';
 
+/** A pending call's arguments as every surface shows them: pretty JSON, or the text itself when they are text. */
+export function argumentsText(input: unknown): string {
+  return typeof input === 'string' ? input : (JSON.stringify(input, null, 2) ?? '');
+}
+
 /** The columns of an approvals listing, in order (the table and the CSV agree). */
 export const APPROVAL_COLUMNS = [
   'decided at (UTC)',

@@ -1,9 +1,10 @@
 import type { types } from '@slack/bolt';
 import { approvalForbidden } from '../../core/approvals/approval-wording.js';
+import { argumentsText } from '../shared/format-approvals.js';
 import { cut } from '../shared/format-step.js';
 import { runActionId } from '../shared/run-actions.js';
 import type { PendingApproval } from '../shared/run-view.js';
-import { argumentsText, codePiece, SECTION_CODE_CHARS } from './arguments-modal.js';
+import { codePiece, SECTION_CODE_CHARS } from './arguments-modal.js';
 import { plainToMrkdwn } from './mrkdwn.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { argumentsText } from '../shared/format-approvals.js';
 import { plainToMrkdwn } from './mrkdwn.js';
 
 /** The callback_id of the modal that shows a pending call's whole arguments. */
@@ -14,11 +15,6 @@ export const SECTION_CODE_CHARS = 3_000 - 6;
 const MODAL_BLOCKS = 100;
 
 const ZWSP = '\u200B';
-
-/** A call's arguments as text: pretty JSON, or the text itself when they are text. */
-export function argumentsText(input: unknown): string {
-  return typeof input === 'string' ? input : (JSON.stringify(input, null, 2) ?? '');
-}
 
 /**
  * Plain text made safe between ``` fences: escaped as mrkdwn, and no backtick beside another or at either

@@ -1,4 +1,5 @@
 import { OBSERVATION_CHARS, THOUGHT_CHARS } from '../shared/display-limits.js';
+import { argumentsText } from '../shared/format-approvals.js';
 import { cut, formatAction, formatObservation } from '../shared/format-step.js';
 import {
   isEnded,
@@ -51,10 +52,7 @@ export function webApprovals(view: RunView): WebApproval[] {
   return (view.approvals ?? []).map((a) => ({
     id: a.id,
     tool: a.tool,
-    args: cut(
-      typeof a.input === 'string' ? a.input : (JSON.stringify(a.input, null, 2) ?? ''),
-      APPROVAL_ARGS_CHARS,
-    ).text,
+    args: cut(argumentsText(a.input), APPROVAL_ARGS_CHARS).text,
     waiting: waitingForApproval(a.tool),
   }));
 }
