@@ -5,9 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resumerThrough } from '../../../src/core/approvals/resume-through.js';
 import { parseRunActionId } from '../../../src/platforms/shared/run-actions.js';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
-import type { FakeMessage, FakeUser } from '../../fakes/discord-server.js';
+import type { FakeMessage } from '../../fakes/discord-server.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { stdioTestServer, writeMcpJson } from '../../mcp/mcp-fixture.js';
+import { askForApproval, buttonIds, press } from './approval-steps.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
 
 const ECHO = { toolCalls: [{ name: 'test__echo', arguments: { text: 'hi' } }] };
@@ -15,10 +16,6 @@ const RESUMED = '▶️ Going on after a restart';
 const EXPIRED = { type: 4, data: { content: 'This request has expired.', flags: 64 } };
 /** Discord's close code after which a client does not reconnect (4011 Sharding required). */
 const GONE_FOR_GOOD = 4011;
-
-type Row = { components: { custom_id: string }[] };
-const buttonIds = (message: FakeMessage): string[] =>
-  ((message.components ?? []) as Row[]).flatMap((row) => row.components.map((b) => b.custom_id));
 
 /**
  * Approvals that outlive the bot process on Discord: the real discord.js client of each process on one fake
@@ -57,36 +54,6 @@ describe('Discord: approvals across a restart and across replicas', () => {
     beds.push(bed);
     bed.test.core.approvals?.start(resumerThrough({ discord: bed.adapter.schedules! }));
     return bed;
-  }
-
-  /** Asks as alice without waiting for the answer; resolves with the reply and the approval message in its thread. */
-  async function askForApproval(b: DiscordBed, text: string) {
-    const question = b.discord.sendMessage({
-      channelId: b.discord.channelId,
-      author: b.alice,
-      content: `<@${b.discord.bot.id}> ${text}`,
-      mentions: [b.discord.bot],
-    });
-    let reply: FakeMessage | undefined;
-    let approval: FakeMessage | undefined;
-    await waitUntil(
-      () => {
-        reply = b.discord
-          .messages(b.discord.channelId)
-          .find((m) => m.message_reference?.message_id === question.id);
-        approval = reply && b.discord.messages(reply.id).find((m) => buttonIds(m).length >= 2);
-        return approval !== undefined;
-      },
-      { what: 'the approval message in the steps thread' },
-    );
-    return { question, reply: reply!, approval: approval! };
-  }
-
-  /** Presses a button and resolves with the bot's answer to that press. */
-  async function press(b: DiscordBed, message: FakeMessage, customId: string, user: FakeUser) {
-    const { id } = b.discord.pressButton({ message, customId, user });
-    await b.discord.waitForCall((c) => c.path.startsWith(`/interactions/${id}/`));
-    return b.discord.callbacks.find((c) => c.id === id)!;
   }
 
   /** The bot's messages in the channel that go on with a run after a restart. */

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseRunActionId } from '../../../src/platforms/shared/run-actions.js';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
-import { FAKE_ROLES, type FakeMessage, type FakeUser } from '../../fakes/discord-server.js';
+import { FAKE_ROLES, type FakeMessage } from '../../fakes/discord-server.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { stdioTestServer, writeMcpJson } from '../../mcp/mcp-fixture.js';
+import { askForApproval, buttonIds, press } from './approval-steps.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
 
 const ECHO = { toolCalls: [{ name: 'test__echo', arguments: { text: 'hi @everyone ```' } }] };
@@ -16,10 +17,6 @@ const LONG_ARGS = {
   options: { prefix: 'x'.repeat(400) },
 };
 const LONG_ECHO = { toolCalls: [{ name: 'test__echo', arguments: LONG_ARGS }] };
-
-type Row = { components: { custom_id: string }[] };
-const buttonIds = (message: FakeMessage): string[] =>
-  ((message.components ?? []) as Row[]).flatMap((row) => row.components.map((b) => b.custom_id));
 
 describe('Discord: tool calls that wait for approval', () => {
   let bed: DiscordBed | undefined;
@@ -39,42 +36,6 @@ describe('Discord: tool calls that wait for approval', () => {
       MCP_CONFIG: writeMcpJson(dir, { test: { ...stdioTestServer(), ...server } }),
       ...env,
     });
-
-  /** Asks as `author` without waiting for the answer; resolves with the reply and the approval message in its thread. */
-  async function askForApproval(b: DiscordBed, text = 'echo it', author: FakeUser = b.alice) {
-    const question = b.discord.sendMessage({
-      channelId: b.discord.channelId,
-      author,
-      content: `<@${b.discord.bot.id}> ${text}`,
-      mentions: [b.discord.bot],
-    });
-    let reply: FakeMessage | undefined;
-    let approval: FakeMessage | undefined;
-    await waitUntil(
-      () => {
-        reply = b.discord
-          .messages(b.discord.channelId)
-          .find((m) => m.message_reference?.message_id === question.id);
-        approval = reply && b.discord.messages(reply.id).find((m) => buttonIds(m).length >= 2);
-        return approval !== undefined;
-      },
-      { what: 'the approval message in the steps thread' },
-    );
-    return { question, reply: reply!, approval: approval! };
-  }
-
-  /** Presses a button and resolves with the bot's answer to that press. */
-  async function press(
-    b: DiscordBed,
-    message: FakeMessage,
-    customId: string,
-    user: FakeUser,
-    roles?: string[],
-  ) {
-    const { id } = b.discord.pressButton({ message, customId, user, roles });
-    await b.discord.waitForCall((c) => c.path.startsWith(`/interactions/${id}/`));
-    return b.discord.callbacks.find((c) => c.id === id)!;
-  }
 
   const answerOf = async (_b: DiscordBed, reply: FakeMessage, text: string) =>
     waitUntil(() => reply.content === text, { what: `the answer "${text}" (now "${reply.content}")` });
