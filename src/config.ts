@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConfigError } from './core/errors.js';
 import { parseRate } from './core/governance/rate.js';
 import { DEFAULT_READ_FILE_DENY } from './core/tools/deny-list.js';
+import { parseDuration } from './core/util/duration.js';
 import { isLoopback } from './platforms/web/loopback.js';
 import { sqlitePathOf } from './store/create-store.js';
 import { isPostgresUrl, parsePostgresUrl } from './store/postgres/postgres-url.js';
@@ -10,6 +11,16 @@ import { isPostgresUrl, parsePostgresUrl } from './store/postgres/postgres-url.j
 // Node timers take at most 2^31-1 ms; a larger value would fire at once.
 const int = (fallback: number, min = 1) =>
   z.coerce.number().int().min(min).max(2_147_483_647).default(fallback);
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      const ms = parseDuration(text);
+      if (ms === undefined)
+        ctx.addIssue({ code: 'custom', message: 'must be a duration, e.g. 30s, 10m, 24h or 7d' });
+      return ms ?? 0;
+    });
 const url = (fallback: string) => z.url({ protocol: /^https?$/ }).default(fallback);
 const optionalText = z
   .string()
@@ -235,6 +246,12 @@ const schema = z.object({
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_APP_TOKEN: optionalText,
   SLACK_API_URL: url('https://slack.com/api/'),
+  SLACK_TEAM_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[TE][A-Z0-9]+$/, 'must be a team (T…) or Enterprise Grid (E…) ID')
+      .optional(),
+  ),
   SLACK_ASK_COMMAND: z
     .string()
     .regex(/^\/[\w-]+$/)
@@ -276,6 +293,9 @@ const schema = z.object({
   WEB_AUTH: z.enum(['slack', 'discord', 'token', 'none']).optional(),
   WEB_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   WEB_SESSION_SECRET: secret(32),
+  WEB_SESSION_IDLE: duration('7d'),
+  WEB_SESSION_MAX: duration('30d'),
+  WEB_MEMBERSHIP_CHECK: duration('10m'),
   WEB_MAX_STREAMS: int(200),
   WEB_TRUST_PROXY: bool(false),
   MAX_SESSIONS: int(1000),
@@ -431,12 +451,22 @@ function webAuthProblems(config: Config): string[] {
         ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'WEB_PUBLIC_URL'],
         'for WEB_AUTH=slack (Sign in with Slack)',
       );
+      if (!config.SLACK_TEAM_ID && !config.SLACK_BOT_TOKEN) {
+        problems.push(
+          'SLACK_TEAM_ID: required for WEB_AUTH=slack without SLACK_BOT_TOKEN: sign-in admits only that workspace (T…) or Enterprise Grid org (E…).',
+        );
+      }
       break;
     case 'discord':
       needs(
         ['DISCORD_CLIENT_ID', 'DISCORD_CLIENT_SECRET', 'WEB_PUBLIC_URL'],
         'for WEB_AUTH=discord (Sign in with Discord)',
       );
+      if (!config.DISCORD_GUILD_ID && !config.DISCORD_TOKEN) {
+        problems.push(
+          'DISCORD_GUILD_ID: required for WEB_AUTH=discord without DISCORD_TOKEN: sign-in admits only members of that server.',
+        );
+      }
       break;
   }
   return problems;

@@ -16,6 +16,16 @@ import { type HttpFake, type SeenRequest, startHttpFake } from '../helpers/http-
  *   Success: `{ access_token, token_type: 'Bearer', expires_in: 604800, refresh_token, scope }`.
  * - `GET /api/users/@me` with `Authorization: Bearer …`: the user object (`id`, `username`,
  *   `global_name`, `discriminator: '0'`, `avatar`); without a valid token `401 {"message": "401: Unauthorized", "code": 0}`.
+ * - `GET /api/users/@me/guilds/{guild}/member` with the user's token ("Get Current User Guild Member",
+ *   discord.com/developers/docs/resources/user#get-current-user-guild-member): needs the
+ *   `guilds.members.read` scope (OAuth2 scopes table), else `403 {"message": "Missing Access", "code": 50001}`;
+ *   a guild the user is not in: `404 {"message": "Unknown Guild", "code": 10004}` (JSON error codes,
+ *   topics/opcodes-and-status-codes#json); a member: the guild member object (`user`, `roles`, `joined_at`, …).
+ * - The bot's own REST API under `/api/v10` with `Authorization: Bot <token>` (a wrong token: 401 as above):
+ *   `GET /users/@me/guilds` (partial guilds, `limit` 1–200, `after`; resources/user#get-current-user-guilds),
+ *   `GET /guilds/{guild}` (resources/guild#get-guild; a guild the bot is not in: 404 10004 Unknown Guild) and
+ *   `GET /guilds/{guild}/members/{user}` (resources/guild#get-guild-member; not a member: 404 10007 Unknown Member).
+ * - A revoked access token (the user deauthorized the app) answers 401 like an unknown one.
  */
 export const DISCORD_OAUTH_RULES = {
   codeLifetimeMs: 10 * 60_000,
@@ -30,12 +40,23 @@ export interface DiscordOAuthUser {
   globalName: string;
 }
 
+/** A Discord server the fake knows: its name, members (user id → role ids), and whether the bot is in it. */
+export interface FakeGuild {
+  id: string;
+  name: string;
+  members: Map<string, string[]>;
+  botIsMember: boolean;
+}
+
 /** What {@link startFakeDiscordOAuth} is registered with, as a Discord application's OAuth2 settings. */
 export interface FakeDiscordOAuthOptions {
   clientId: string;
   clientSecret: string;
   redirectUris: string[];
   user: DiscordOAuthUser;
+  /** The bot's token (DISCORD_TOKEN) for the `/api/v10` routes. */
+  botToken?: string;
+  guilds?: FakeGuild[];
 }
 
 /** The fake's state and controls. */
@@ -45,7 +66,11 @@ export interface FakeDiscordOAuth {
   requests: SeenRequest[];
   /** Token requests refused, by error (and description). */
   refusals: string[];
+  /** The servers, by id: change `members` to make people join or leave. */
+  guilds: Map<string, FakeGuild>;
   signInAs(user: DiscordOAuthUser): void;
+  /** Revokes every access token of `userId` (they deauthorized the app). */
+  revokeTokens(userId: string): void;
   close(): Promise<void>;
 }
 
@@ -66,7 +91,8 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
 /** Starts a fake Discord OAuth2 server (authorize, token, users/@me) on a loopback port. */
 export async function startFakeDiscordOAuth(options: FakeDiscordOAuthOptions): Promise<FakeDiscordOAuth> {
   const grants = new Map<string, Grant>();
-  const tokens = new Map<string, DiscordOAuthUser>();
+  const tokens = new Map<string, { user: DiscordOAuthUser; scope: string }>();
+  const guilds = new Map((options.guilds ?? []).map((g) => [g.id, g]));
   const refusals: string[] = [];
   let user = options.user;
   let base = '';
@@ -108,7 +134,7 @@ export async function startFakeDiscordOAuth(options: FakeDiscordOAuthOptions): P
       }
     }
     const accessToken = randomBytes(15).toString('base64url');
-    tokens.set(accessToken, grant.user);
+    tokens.set(accessToken, { user: grant.user, scope: grant.scope });
     return json(res, 200, {
       token_type: 'Bearer',
       access_token: accessToken,
@@ -156,9 +182,54 @@ export async function startFakeDiscordOAuth(options: FakeDiscordOAuthOptions): P
       return;
     }
     if (req.method === 'POST' && path === '/api/oauth2/token') return token(req, res);
+    const unauthorized = () => json(res, 401, { message: '401: Unauthorized', code: 0 });
+    const unknownGuild = () => json(res, 404, { message: 'Unknown Guild', code: 10004 });
+    const memberOf = (guild: FakeGuild, userId: string) => ({
+      user: { id: userId, username: userId, discriminator: '0', global_name: null, avatar: null },
+      nick: null,
+      roles: guild.members.get(userId) ?? [],
+      joined_at: '2026-01-01T00:00:00.000Z',
+      deaf: false,
+      mute: false,
+      flags: 0,
+    });
+    const ownMember = /^\/api\/users\/@me\/guilds\/(\d+)\/member$/.exec(path);
+    if (req.method === 'GET' && ownMember) {
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+      const held = bearer ? tokens.get(bearer) : undefined;
+      if (!held) return unauthorized();
+      if (!held.scope.split(' ').includes('guilds.members.read'))
+        return json(res, 403, { message: 'Missing Access', code: 50001 });
+      const guild = guilds.get(ownMember[1]!);
+      if (!guild?.members.has(held.user.id)) return unknownGuild();
+      return memberOf(guild, held.user.id);
+    }
+    if (req.method === 'GET' && path.startsWith('/api/v10/')) {
+      if (!options.botToken || req.headers.authorization !== `Bot ${options.botToken}`) return unauthorized();
+      const rest = path.slice('/api/v10'.length);
+      if (rest === '/users/@me/guilds') {
+        const limit = Number(req.url.searchParams.get('limit') ?? 200);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+          return json(res, 400, { message: 'Invalid Form Body', code: 50035 });
+        const after = BigInt(req.url.searchParams.get('after') ?? '0');
+        return [...guilds.values()]
+          .filter((g) => g.botIsMember && BigInt(g.id) > after)
+          .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
+          .slice(0, limit)
+          .map((g) => ({ id: g.id, name: g.name, icon: null, owner: false, permissions: '0', features: [] }));
+      }
+      const guildRoute = /^\/guilds\/(\d+)(?:\/members\/(\d+))?$/.exec(rest);
+      const guild = guildRoute ? guilds.get(guildRoute[1]!) : undefined;
+      if (guildRoute && (!guild || !guild.botIsMember)) return unknownGuild();
+      if (guild && guildRoute?.[2]) {
+        if (!guild.members.has(guildRoute[2])) return json(res, 404, { message: 'Unknown Member', code: 10007 });
+        return memberOf(guild, guildRoute[2]);
+      }
+      if (guild) return { id: guild.id, name: guild.name, icon: null, owner_id: '0', roles: [], features: [] };
+    }
     if (req.method === 'GET' && path === '/api/users/@me') {
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      const who = bearer ? tokens.get(bearer) : undefined;
+      const who = bearer ? tokens.get(bearer)?.user : undefined;
       if (!who) return json(res, 401, { message: '401: Unauthorized', code: 0 });
       return {
         id: who.id,
@@ -175,8 +246,12 @@ export async function startFakeDiscordOAuth(options: FakeDiscordOAuthOptions): P
     url: fake.url,
     requests: fake.requests,
     refusals,
+    guilds,
     signInAs: (next) => {
       user = next;
+    },
+    revokeTokens: (userId) => {
+      for (const [token, held] of tokens) if (held.user.id === userId) tokens.delete(token);
     },
     close: () => fake.close(),
   };

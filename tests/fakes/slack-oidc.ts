@@ -20,6 +20,12 @@ import { type HttpFake, type SeenRequest, startHttpFake } from '../helpers/http-
  * - ID token: RS256 with `iss`, `sub` (the user ID), `aud` (the client ID), `exp`, `iat`, `auth_time`,
  *   `nonce`, `https://slack.com/user_id`, `https://slack.com/team_id`, `name` (with the `profile` scope)
  *   ("Sign in with Slack", "Response" example of openid.connect.token); keys at `/openid/connect/keys`.
+ * - `openid.connect.userInfo` (its method reference): the user's access token as a bearer; `{ ok: true, sub,
+ *   https://slack.com/user_id, https://slack.com/team_id, https://slack.com/enterprise_id (Grid only), name }`,
+ *   or `{ ok: false, error }` with `invalid_auth` for an unknown token and `token_revoked` for a revoked one.
+ * - The bot's Web API on the same host (`/api/…`, as slack.com/api): `auth.test` (`team_id`, `team`,
+ *   `enterprise_id` in Grid) and `users.info` (`user.team_id`, `user.deleted`; `user_not_found` for
+ *   someone unknown), with `invalid_auth` for a wrong bot token.
  * - PKCE: Slack's discovery lists no `code_challenge_methods_supported`; when a challenge is sent anyway,
  *   the fake checks the verifier as RFC 7636 requires of a server that takes it.
  */
@@ -34,6 +40,10 @@ export interface SlackOidcUser {
   userId: string;
   teamId: string;
   name: string;
+  /** The Enterprise Grid organization of the user's workspace. */
+  enterpriseId?: string;
+  /** Deactivated (users.info says `deleted: true`). */
+  deleted?: boolean;
 }
 
 /** What {@link startFakeSlackOidc} is registered with, as a Slack app's OAuth settings. */
@@ -49,6 +59,8 @@ export interface FakeSlackOidcOptions {
    * browser's way back to a chat on 127.0.0.1 cross-site, as it is from slack.com.
    */
   authorizeHost?: string;
+  /** The bot token (SLACK_BOT_TOKEN) its Web API takes, and the workspace it belongs to. */
+  bot?: { token: string; teamId: string; teamName: string; enterpriseId?: string };
 }
 
 /** The fake's state and controls. */
@@ -60,6 +72,10 @@ export interface FakeSlackOidc {
   refusals: string[];
   /** Who the next consent signs in as. */
   signInAs(user: SlackOidcUser): void;
+  /** The users `users.info` knows, by ID: change them to deactivate someone. */
+  users: Map<string, SlackOidcUser>;
+  /** Revokes every access token of `userId`. */
+  revokeTokens(userId: string): void;
   close(): Promise<void>;
 }
 
@@ -86,6 +102,8 @@ export async function startFakeSlackOidc(options: FakeSlackOidcOptions): Promise
   const grants = new Map<string, Grant>();
   const refusals: string[] = [];
   let user = options.user;
+  const users = new Map<string, SlackOidcUser>([[user.userId, user]]);
+  const accessTokens = new Map<string, { userId: string; revoked: boolean }>();
   let issuer = '';
 
   const token = async (req: SeenRequest) => {
@@ -120,6 +138,7 @@ export async function startFakeSlackOidc(options: FakeSlackOidcOptions): Promise
       sub: grant.user.userId,
       'https://slack.com/user_id': grant.user.userId,
       'https://slack.com/team_id': grant.user.teamId,
+      ...(grant.user.enterpriseId ? { 'https://slack.com/enterprise_id': grant.user.enterpriseId } : {}),
       auth_time: now,
       ...(grant.nonce ? { nonce: grant.nonce } : {}),
       ...(grant.scope.includes('profile') ? { name: grant.user.name, locale: 'en-US' } : {}),
@@ -131,9 +150,11 @@ export async function startFakeSlackOidc(options: FakeSlackOidcOptions): Promise
       .setIssuedAt(now)
       .setExpirationTime(now + SLACK_OIDC_RULES.idTokenLifetimeSeconds)
       .sign(privateKey);
+    const accessToken = `xoxp-${randomBytes(12).toString('hex')}`;
+    accessTokens.set(accessToken, { userId: grant.user.userId, revoked: false });
     return {
       ok: true,
-      access_token: `xoxp-${randomBytes(12).toString('hex')}`,
+      access_token: accessToken,
       token_type: 'Bearer',
       id_token: idToken,
     };
@@ -196,6 +217,51 @@ export async function startFakeSlackOidc(options: FakeSlackOidcOptions): Promise
       return;
     }
     if (req.method === 'POST' && path === '/api/openid.connect.token') return token(req);
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    if (path === '/api/openid.connect.userInfo') {
+      const held = accessTokens.get(bearer);
+      if (!held) return { ok: false, error: 'invalid_auth' };
+      if (held.revoked) return { ok: false, error: 'token_revoked' };
+      const who = users.get(held.userId)!;
+      if (who.deleted) return { ok: false, error: 'account_inactive' };
+      return {
+        ok: true,
+        sub: who.userId,
+        'https://slack.com/user_id': who.userId,
+        'https://slack.com/team_id': who.teamId,
+        ...(who.enterpriseId ? { 'https://slack.com/enterprise_id': who.enterpriseId } : {}),
+        name: who.name,
+      };
+    }
+    if (path === '/api/auth.test' || path === '/api/users.info') {
+      const { bot } = options;
+      if (!bot || bearer !== bot.token) return { ok: false, error: 'invalid_auth' };
+      if (path === '/api/auth.test') {
+        return {
+          ok: true,
+          url: `https://${bot.teamName.toLowerCase()}.slack.com/`,
+          team: bot.teamName,
+          user: 'thinkthread',
+          team_id: bot.teamId,
+          user_id: 'UBOT',
+          bot_id: 'BBOT',
+          is_enterprise_install: false,
+          ...(bot.enterpriseId ? { enterprise_id: bot.enterpriseId } : {}),
+        };
+      }
+      const who = users.get(req.url.searchParams.get('user') ?? '');
+      if (!who) return { ok: false, error: 'user_not_found' };
+      return {
+        ok: true,
+        user: {
+          id: who.userId,
+          team_id: who.teamId,
+          name: who.name,
+          deleted: who.deleted === true,
+          ...(who.enterpriseId ? { enterprise_user: { enterprise_id: who.enterpriseId } } : {}),
+        },
+      };
+    }
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ok: false, error: 'unknown_method' }));
   });
@@ -209,6 +275,11 @@ export async function startFakeSlackOidc(options: FakeSlackOidcOptions): Promise
     refusals,
     signInAs: (next) => {
       user = next;
+      users.set(next.userId, next);
+    },
+    users,
+    revokeTokens: (userId) => {
+      for (const held of accessTokens.values()) if (held.userId === userId) held.revoked = true;
     },
     close: () => fake.close(),
   };

@@ -11,6 +11,7 @@ import { settingsContract } from '../contract/settings-contract.js';
 import { type StoreFixture, storeContract } from '../contract/store-contract.js';
 import { usageContract } from '../contract/usage-contract.js';
 import { webChatsContract } from '../contract/web-chats-contract.js';
+import { webSessionsContract } from '../contract/web-sessions-contract.js';
 import { dropSchema, freshSchema, postgresSuite, withSchema } from './postgres-test-db.js';
 
 postgresSuite('Postgres store contract', (url) => {
@@ -40,6 +41,7 @@ postgresSuite('Postgres store contract', (url) => {
   feedbackContract('Postgres', openFixture);
   archiveContract('Postgres', openFixture);
   webChatsContract('Postgres', openFixture);
+  webSessionsContract('Postgres', openFixture);
   runLogsContract('Postgres', openFixture);
   schedulesContract('Postgres', openFixture);
   approvalsContract('Postgres', openFixture);

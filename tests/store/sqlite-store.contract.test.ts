@@ -13,6 +13,7 @@ import { settingsContract } from '../contract/settings-contract.js';
 import { type StoreFixture, storeContract } from '../contract/store-contract.js';
 import { usageContract } from '../contract/usage-contract.js';
 import { webChatsContract } from '../contract/web-chats-contract.js';
+import { webSessionsContract } from '../contract/web-sessions-contract.js';
 
 async function openFixture(): Promise<StoreFixture> {
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-store-contract-'));
@@ -39,6 +40,7 @@ settingsContract('SQLite file', openFixture);
 feedbackContract('SQLite file', openFixture);
 archiveContract('SQLite file', openFixture);
 webChatsContract('SQLite file', openFixture);
+webSessionsContract('SQLite file', openFixture);
 runLogsContract('SQLite file', openFixture);
 schedulesContract('SQLite file', openFixture);
 approvalsContract('SQLite file', openFixture);

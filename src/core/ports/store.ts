@@ -9,10 +9,11 @@ import type { RunLogStore } from './run-log-store.js';
 import type { ScheduleStore } from './schedule-store.js';
 import type { UsageStore } from './usage-store.js';
 import type { WebChatStore } from './web-chat-store.js';
+import type { WebSessionStore } from './web-session-store.js';
 
 /**
  * One database behind every port: memory (with its archive and notes), usage records, channel settings and
- * feedback, the web chat's conversations, schedules, run logs and tool-call approvals (the root hands it to the core).
+ * feedback, the web chat's conversations and sign-in sessions, schedules, run logs and tool-call approvals (the root hands it to the core).
  */
 export type Store = ConversationStore &
   UsageStore &
@@ -21,6 +22,7 @@ export type Store = ConversationStore &
   ArchiveStore &
   NotesStore &
   WebChatStore &
+  WebSessionStore &
   ScheduleStore &
   RunLogStore &
   ApprovalStore &

@@ -26,9 +26,17 @@ export interface SignedIn {
   userId: string;
   /** The name shown on the page. */
   name: string;
+  /** Their roles in the deployment's Discord server (for ALLOW_ROLES), as the last membership check found. */
+  roles?: readonly string[] | undefined;
 }
 
 /** The asker of a signed-in user: the same person as in the chat, so the allow lists apply as they do there. */
 export function signedInAsker(user: SignedIn): Asker {
-  return { platform: 'web', userId: user.userId, principal: user.principal, dm: true };
+  return {
+    platform: 'web',
+    userId: user.userId,
+    principal: user.principal,
+    dm: true,
+    ...(user.roles && user.roles.length > 0 ? { roles: [...user.roles] } : {}),
+  };
 }

@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { APPROVAL_EXPIRED } from '../../core/approvals/approval-wording.js';
 import { MAX_REASON_CHARS } from '../../core/approvals/create-approvals.js';
+import { listNames } from '../../core/governance/principal.js';
 import type { RunLogStore } from '../../core/ports/run-log-store.js';
 import type { WebChatStore } from '../../core/ports/web-chat-store.js';
+import type { WebSessionStore } from '../../core/ports/web-session-store.js';
 import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
@@ -20,6 +22,7 @@ import { cookie, readCookies, secureCookies } from './cookies.js';
 import { openEventStream } from './event-stream.js';
 import { chatKey, chatOfKey, createIdentities } from './identity.js';
 import { isLoopback } from './loopback.js';
+import { memoryWebSessions, webSessionStoreOf } from './memory-web-sessions.js';
 import { reply } from './replies.js';
 import { readJson } from './request-body.js';
 import { hostAllowed, sameOrigin } from './request-guard.js';
@@ -29,6 +32,7 @@ import { SECURITY_HEADERS } from './security-headers.js';
 import { createSignInProvider } from './sign-in/create-provider.js';
 import { mountSignIn } from './sign-in/routes.js';
 import { createSessionCookies } from './sign-in/session.js';
+import { createWebSessions } from './sign-in/web-sessions.js';
 import { startRun, WEB_AUTHOR } from './start-run.js';
 import { mountStaticFiles } from './static-files.js';
 import { createStreamCaps } from './stream-caps.js';
@@ -37,6 +41,8 @@ import type { WebRun } from './web-run.js';
 
 /** The longest question the page sends. */
 export const MAX_QUESTION_CHARS = 8000;
+/** How often sessions past their idle or absolute limit are deleted. */
+const SWEEP_MS = 3600_000;
 /** How long a refused event stream is told to wait before trying again. */
 const STREAM_RETRY_SECONDS = 5;
 
@@ -74,6 +80,8 @@ export interface WebAdapterOptions {
   chats?: WebChatStore | undefined;
   /** Run logs and usage aggregates for `/admin`; the bot's store (`chats`) when that is the whole store. */
   runLogs?: RunLogStore | undefined;
+  /** Sign-in and admin sessions; the bot's store (`chats`) when that is the whole store, else this process's memory. */
+  sessions?: WebSessionStore | undefined;
 }
 
 /** A request's context once let in. */
@@ -103,13 +111,24 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   const sessionCookies = createSessionCookies(sealer, cookieOptions);
   const token = createTokenGate(config.WEB_AUTH === 'token' ? config.WEB_CHAT_TOKEN : undefined);
   const provider = createSignInProvider(config);
-  const gate = createWebGate({
-    mode: config.WEB_AUTH,
-    identities,
-    token,
-    sessions: sessionCookies,
-    provider,
-  });
+  const sessionStore = options.sessions ?? webSessionStoreOf(chats) ?? memoryWebSessions();
+  const signedIn = provider
+    ? createWebSessions({
+        store: sessionStore,
+        cookies: sessionCookies,
+        sealer,
+        times: {
+          idleMs: config.WEB_SESSION_IDLE,
+          maxMs: config.WEB_SESSION_MAX,
+          checkMs: config.WEB_MEMBERSHIP_CHECK,
+        },
+        provider,
+        blocked: (principal) => listNames(config.BLOCK_USERS, principal),
+        logger,
+        now,
+      })
+    : undefined;
+  const gate = createWebGate({ mode: config.WEB_AUTH, identities, token, signedIn, provider });
   const guesses = createBackoff({ now });
   const streams = createStreamCaps(config.WEB_MAX_STREAMS);
   const sessions = createChatSessions(config.MAX_SESSIONS);
@@ -129,7 +148,13 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       if (req.method === 'POST' && !sameOrigin(req)) return reply(res, 403, { error: 'cross-origin' });
       const setCookies: string[] = [];
       const from = address(req);
-      const visitor = gate.admit(readCookies(req), from, setCookies);
+      let visitor: Visitor | undefined;
+      try {
+        visitor = await gate.admit(readCookies(req), from, setCookies);
+      } catch (err) {
+        logger.error({ err }, 'could not read a web session');
+        return reply(res, 503, { error: 'Could not reach the store; try again.' });
+      }
       if (setCookies.length > 0) res.setHeader('set-cookie', setCookies);
       if (!visitor) return reply(res, 401, gate.challenge);
       await handler(req, res, { visitor, address: from });
@@ -139,7 +164,15 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   mountStaticFiles(http, guard);
   mountAdmin(http, {
     config,
-    gate: createAdminGate(config, provider ? sessionCookies : undefined),
+    gate: createAdminGate(config, {
+      signedIn,
+      store: sessionStore,
+      cookies: sessionCookies,
+      idleMs: config.WEB_SESSION_IDLE,
+      now,
+    }),
+    sessions: sessionStore,
+    signedIn,
     store: options.runLogs ?? runLogStoreOf(chats),
     assistant,
     logger,
@@ -148,10 +181,12 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     serving: () => started && !stopping,
     now,
   });
-  if (provider && config.WEB_PUBLIC_URL) {
+  if (provider && signedIn && config.WEB_PUBLIC_URL) {
     mountSignIn(http, {
       provider,
       sessions: sessionCookies,
+      signedIn,
+      address,
       identities,
       publicUrl: config.WEB_PUBLIC_URL,
       logger,
@@ -377,8 +412,16 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     }),
   );
 
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = () =>
+    signedIn
+      ?.sweep()
+      .then((ended) => ended > 0 && logger.info({ sessions: ended }, 'expired web sessions ended'))
+      .catch((err: unknown) => logger.warn({ err }, 'could not end expired web sessions'));
+
   async function stop(): Promise<void> {
     stopping = true;
+    clearInterval(sweeper);
     await work.drain(config.SHUTDOWN_GRACE_MS);
     for (const session of sessions.all()) for (const client of session.clients) client.close();
     started = false;
@@ -388,6 +431,10 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     name: 'web',
     async start() {
       started = true;
+      if (signedIn) {
+        void sweep();
+        sweeper = setInterval(sweep, SWEEP_MS).unref();
+      }
       const where =
         config.PORT === 0 ? 'on the port the log names' : `at ${pageUrl(config.WEB_HOST, config.PORT)}`;
       (options.announce ?? ((line) => process.stdout.write(`${line}\n`)))(`thinkthread: web chat ${where}`);

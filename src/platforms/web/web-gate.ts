@@ -5,7 +5,7 @@ import { signedInAsker, webAsker } from './asker.js';
 import type { Identities } from './identity.js';
 import type { SignInProvider } from './sign-in/provider.js';
 import { SIGN_IN_PATH } from './sign-in/routes.js';
-import type { SessionCookies } from './sign-in/session.js';
+import type { WebSessions } from './sign-in/web-sessions.js';
 
 /** Who a request comes from, once let in. */
 export interface Visitor {
@@ -25,7 +25,11 @@ export type Challenge = { auth: 'token' } | { auth: 'slack' | 'discord'; signIn:
 export interface WebGate {
   readonly mode: WebAuth;
   /** The request's visitor, or undefined when it must sign in (or give the token) first. */
-  admit(cookies: ReadonlyMap<string, string>, address: string, setCookies: string[]): Visitor | undefined;
+  admit(
+    cookies: ReadonlyMap<string, string>,
+    address: string,
+    setCookies: string[],
+  ): Promise<Visitor | undefined>;
   /** The 401 body. */
   readonly challenge: Challenge;
 }
@@ -35,7 +39,8 @@ export interface WebGateDeps {
   mode: WebAuth;
   identities: Identities;
   token: TokenGate;
-  sessions: SessionCookies;
+  /** Signed-in sessions (WEB_AUTH=slack|discord). */
+  signedIn?: WebSessions | undefined;
   provider?: SignInProvider | undefined;
 }
 
@@ -64,7 +69,7 @@ export function createWebGate(deps: WebGateDeps): WebGate {
   return {
     mode,
     challenge,
-    admit(cookies, address, setCookies) {
+    async admit(cookies, address, setCookies) {
       switch (mode) {
         case 'none':
           return enter(cookies, webAsker(browser(cookies, setCookies)), setCookies);
@@ -75,7 +80,7 @@ export function createWebGate(deps: WebGateDeps): WebGate {
         }
         case 'slack':
         case 'discord': {
-          const user = deps.sessions.read(cookies);
+          const user = (await deps.signedIn?.resolve(cookies))?.user;
           return user && enter(cookies, signedInAsker(user), setCookies, user.name);
         }
       }

@@ -12,6 +12,7 @@ import { postgresSettings } from './postgres-settings.js';
 import type { PostgresTarget } from './postgres-url.js';
 import { postgresUsage } from './postgres-usage.js';
 import { postgresWebChats } from './postgres-web-chats.js';
+import { postgresWebSessions } from './postgres-web-sessions.js';
 
 interface ConversationRow {
   summary: string | null;
@@ -48,6 +49,7 @@ export async function openPostgresStore(
     ...postgresFeedback(db),
     ...archive,
     ...webChats,
+    ...postgresWebSessions(db),
     ...postgresSchedules(db),
     ...postgresRunLogs(db),
     ...postgresApprovals(db),

@@ -6,6 +6,7 @@ import { RECALL_MIGRATION } from './recall-migration.js';
 import { migration } from './render-migrations.js';
 import { SCHEDULES } from './schedule-tables.js';
 import type { Migration } from './schema-types.js';
+import { WEB_SESSIONS } from './session-tables.js';
 import { RUN_LOG_TOOLS, RUN_LOGS } from './usage-tables.js';
 
 /** Migration 3 on SQLite, 2 on Postgres: the tokens each question read from the cache. */
@@ -51,4 +52,6 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
   { steps: [APPROVALS, APPROVAL_GRANTS], tail: '' },
   // 12: tool calls waiting for a person, resumable after a restart (see approval-wait-rows.ts).
   migration(APPROVAL_WAITS),
+  // 13: signed-in web sessions, so that signing out, expiry and revocation end a cookie's worth.
+  migration(WEB_SESSIONS),
 ];

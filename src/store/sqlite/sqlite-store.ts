@@ -23,6 +23,7 @@ import { sqliteSchedules } from './sqlite-schedules.js';
 import { sqliteSettings } from './sqlite-settings.js';
 import { sqliteUsage } from './sqlite-usage.js';
 import { sqliteWebChats } from './sqlite-web-chats.js';
+import { sqliteWebSessions } from './sqlite-web-sessions.js';
 
 interface ConversationRow {
   summary: string | null;
@@ -195,6 +196,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteFeedback(db, fail),
     ...archive,
     ...webChats,
+    ...sqliteWebSessions(db, fail),
     ...sqliteSchedules(db, fail),
     ...sqliteRunLogs(db, fail),
     ...sqliteApprovals(db, fail),

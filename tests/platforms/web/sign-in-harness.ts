@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import {
   type DiscordOAuthUser,
   type FakeDiscordOAuth,
+  type FakeGuild,
   startFakeDiscordOAuth,
 } from '../../fakes/discord-oauth.js';
 import { type FakeSlackOidc, type SlackOidcUser, startFakeSlackOidc } from '../../fakes/slack-oidc.js';
@@ -17,6 +18,14 @@ export const SLACK_PRINCIPAL = 'slack:T0ACME01:U0ALICE01';
 export const DISCORD_USER: DiscordOAuthUser = { id: '80351110224678912', username: 'bob', globalName: 'Bob' };
 export const DISCORD_PRINCIPAL = 'discord:80351110224678912';
 
+/** The deployment's Slack workspace (SLACK_TEAM_ID, or the bot token's team). */
+export const SLACK_TEAM = 'T0ACME01';
+/** The deployment's Discord server, with Bob as a member holding one role. */
+export const DISCORD_GUILD = { id: '900000000000000001', name: 'Acme HQ' };
+export const DISCORD_ROLE = '333333333333333333';
+const SLACK_BOT_TOKEN = 'xoxb-0000000000-fake-bot-token';
+const DISCORD_BOT_TOKEN = 'fake-discord-bot-token.for.tests';
+
 const SLACK_CLIENT = { id: '2141029472.691202649728', secret: 'e1b9e11dfcd19c1982d5de12921e17e8c' };
 const DISCORD_CLIENT = { id: '1234567890123456789', secret: 'discord-client-secret-for-tests' };
 
@@ -30,7 +39,14 @@ export interface SignInBed<Fake> {
 /** The web chat behind Sign in with Slack, against the fake Slack OpenID provider. */
 export async function startSlackSignInBed(
   env: Record<string, string> = {},
-  options: { clientSecret?: string; redirectUri?: string; authorizeHost?: string } = {},
+  options: {
+    clientSecret?: string;
+    redirectUri?: string;
+    authorizeHost?: string;
+    /** Check the workspace with a bot token (auth.test, users.info) instead of SLACK_TEAM_ID. */
+    bot?: boolean;
+    now?: () => number;
+  } = {},
 ): Promise<SignInBed<FakeSlackOidc>> {
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
@@ -40,7 +56,11 @@ export async function startSlackSignInBed(
     redirectUris: [options.redirectUri ?? `${publicUrl}/auth/callback`],
     user: SLACK_USER,
     ...(options.authorizeHost ? { authorizeHost: options.authorizeHost } : {}),
+    ...(options.bot ? { bot: { token: SLACK_BOT_TOKEN, teamId: SLACK_TEAM, teamName: 'Acme' } } : {}),
   });
+  const workspace: Record<string, string> = options.bot
+    ? { SLACK_BOT_TOKEN, SLACK_API_URL: `${provider.url}/api/` }
+    : { SLACK_TEAM_ID: SLACK_TEAM };
   const bed = await startWebBed(
     {
       WEB_AUTH: 'slack',
@@ -48,10 +68,11 @@ export async function startSlackSignInBed(
       SLACK_CLIENT_ID: SLACK_CLIENT.id,
       SLACK_CLIENT_SECRET: options.clientSecret ?? SLACK_CLIENT.secret,
       SLACK_OIDC_ISSUER: provider.url,
+      ...workspace,
       ...env,
     },
     {},
-    { port },
+    { port, ...(options.now ? { now: options.now } : {}) },
   );
   return {
     bed,
@@ -66,7 +87,13 @@ export async function startSlackSignInBed(
 /** The web chat behind Sign in with Discord, against the fake Discord OAuth2 server. */
 export async function startDiscordSignInBed(
   env: Record<string, string> = {},
-  options: { clientSecret?: string } = {},
+  options: {
+    clientSecret?: string;
+    /** Check membership with a bot token (the servers the bot is in) instead of the user's own token. */
+    bot?: boolean;
+    guilds?: FakeGuild[];
+    now?: () => number;
+  } = {},
 ): Promise<SignInBed<FakeDiscordOAuth>> {
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
@@ -75,7 +102,18 @@ export async function startDiscordSignInBed(
     clientSecret: DISCORD_CLIENT.secret,
     redirectUris: [`${publicUrl}/auth/callback`],
     user: DISCORD_USER,
+    botToken: DISCORD_BOT_TOKEN,
+    guilds: options.guilds ?? [
+      {
+        ...DISCORD_GUILD,
+        members: new Map([[DISCORD_USER.id, [DISCORD_ROLE]]]),
+        botIsMember: true,
+      },
+    ],
   });
+  const server: Record<string, string> = options.bot
+    ? { DISCORD_TOKEN: DISCORD_BOT_TOKEN, DISCORD_API_URL: `${provider.url}/api` }
+    : { DISCORD_GUILD_ID: DISCORD_GUILD.id };
   const bed = await startWebBed(
     {
       WEB_AUTH: 'discord',
@@ -83,10 +121,11 @@ export async function startDiscordSignInBed(
       DISCORD_CLIENT_ID: DISCORD_CLIENT.id,
       DISCORD_CLIENT_SECRET: options.clientSecret ?? DISCORD_CLIENT.secret,
       DISCORD_OAUTH_URL: provider.url,
+      ...server,
       ...env,
     },
     {},
-    { port },
+    { port, ...(options.now ? { now: options.now } : {}) },
   );
   return {
     bed,

@@ -31,9 +31,12 @@ export async function startWebBed(
     port?: number;
     schedules?: boolean;
     approvals?: { beatMs?: number; staleMs?: number };
+    /** Another bed's DATABASE_URL, to share its store as replicas do. */
+    databaseUrl?: string;
   } = {},
 ): Promise<WebBed> {
   const test = await startTestCore({ WEB_CHAT: 'true', ...env }, fake, {
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.schedules ? { schedules: { now: options.now } } : {}),
     ...(options.approvals ? { approvals: options.approvals } : {}),
   });

@@ -176,17 +176,22 @@ describe('web sign-in with Slack (OpenID Connect) over HTTP', () => {
     expect((await client.visit(start.location!)).status).toBe(400);
   });
 
-  it('refuses a tampered session cookie; another replica with the same WEB_SESSION_SECRET reads a good one', async () => {
+  it('refuses a tampered session cookie; another replica with the same WEB_SESSION_SECRET and store reads a good one', async () => {
     const secret = 'a-session-secret-of-at-least-32-characters';
     signIn = await startSlackSignInBed({ WEB_SESSION_SECRET: secret });
     const user = await signedIn(signIn.bed);
-    const replica = await startWebBed({
-      WEB_AUTH: 'slack',
-      WEB_PUBLIC_URL: signIn.bed.url,
-      SLACK_CLIENT_ID: 'x',
-      SLACK_CLIENT_SECRET: 'y',
-      WEB_SESSION_SECRET: secret,
-    });
+    const replica = await startWebBed(
+      {
+        WEB_AUTH: 'slack',
+        WEB_PUBLIC_URL: signIn.bed.url,
+        SLACK_CLIENT_ID: 'x',
+        SLACK_CLIENT_SECRET: 'y',
+        SLACK_TEAM_ID: 'T0ACME01',
+        WEB_SESSION_SECRET: secret,
+      },
+      {},
+      { databaseUrl: signIn.bed.test.config.DATABASE_URL },
+    );
     extra.push(replica);
     const there = new WebClient(replica.url);
     for (const [k, v] of user.client.cookies) there.cookies.set(k, v);
@@ -216,7 +221,7 @@ describe('web sign-in with Discord (OAuth2 with PKCE) over HTTP', () => {
     users.push(user);
     expect(await signInOverHttp(user.client)).toBe(bed.url);
     const authorize = provider.requests.find((r) => r.url.pathname === '/oauth2/authorize')!;
-    expect(authorize.url.searchParams.get('scope')).toBe('identify');
+    expect(authorize.url.searchParams.get('scope')).toBe('identify guilds.members.read');
     expect(authorize.url.searchParams.get('code_challenge_method')).toBe('S256');
     const tokenRequest = provider.requests.find((r) => r.url.pathname === '/api/oauth2/token')!;
     expect(new URLSearchParams(tokenRequest.body).get('code_verifier')).toBeTruthy();

@@ -1,15 +1,23 @@
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../../../config.js';
 import { listNames } from '../../../core/governance/principal.js';
 import type { RunLogStore } from '../../../core/ports/run-log-store.js';
+import type { WebSessionStore } from '../../../core/ports/web-session-store.js';
 import { hasBearer } from '../../../server/bearer.js';
 import { createTokenGate, type TokenGate } from '../access-token.js';
 import { readCookies } from '../cookies.js';
+import { newId } from '../identity.js';
 import { signInReturningTo } from '../sign-in/routes.js';
 import type { SessionCookies } from '../sign-in/session.js';
+import { sessionRowId, type WebSessions } from '../sign-in/web-sessions.js';
 
-/** The cookie a correct ADMIN_TOKEN earns (a keyed hash of it, never the token itself). */
+/** The cookie an ADMIN_TOKEN login earns: a sealed random session ID, fresh at every login. */
 export const ADMIN_COOKIE = 'tt_admin';
+/** Who an ADMIN_TOKEN login is, in the session store. */
+export const ADMIN_PRINCIPAL = 'admin:token';
+/** How long an admin login lasts. */
+const ADMIN_SESSION_MS = 12 * 3600_000;
 
 /** Who may see the admin page, as the page is told when it may not. */
 export type AdminAccess =
@@ -24,27 +32,64 @@ export type AdminAccess =
 
 /** Decides who is an admin of the web server: signed-in ADMIN_USERS, or (without sign-in) ADMIN_TOKEN. */
 export interface AdminGate {
-  check(req: IncomingMessage): AdminAccess;
-  /** With ADMIN_TOKEN and no sign-in: checks a typed token in constant time; the cookie value when right. */
-  login(typed: string): string | undefined;
+  check(req: IncomingMessage): Promise<AdminAccess>;
+  /** With ADMIN_TOKEN and no sign-in: checks a typed token in constant time; a new session's cookie when right. */
+  login(typed: string): Promise<string | undefined>;
+  /** Ends the request's admin login: the cookie that clears it. */
+  logout(req: IncomingMessage): Promise<string>;
   /** Whether logging in with a token is how admins get in here. */
   readonly byToken: boolean;
+}
+
+/** What the gate checks with. */
+export interface AdminGateDeps {
+  /** Signed-in sessions (WEB_AUTH=slack|discord); without them, ADMIN_TOKEN logins. */
+  signedIn?: WebSessions | undefined;
+  store: WebSessionStore;
+  cookies: SessionCookies;
+  idleMs: number;
+  now: () => number;
 }
 
 /**
  * The admin gate. With sign-in (WEB_AUTH=slack|discord) only a signed-in person whose principal is in
  * ADMIN_USERS gets in, and ADMIN_TOKEN is not accepted; without it only ADMIN_TOKEN does (as a bearer token
- * or the cookie a login earns). Anonymous and WEB_CHAT_TOKEN visitors never do.
+ * or the session a login starts, ended by logout, after 12 hours, or when ADMIN_TOKEN changes). Anonymous
+ * and WEB_CHAT_TOKEN visitors never do.
  */
-export function createAdminGate(config: Config, sessions: SessionCookies | undefined): AdminGate {
-  const signIn = (config.WEB_AUTH === 'slack' || config.WEB_AUTH === 'discord') && sessions !== undefined;
+export function createAdminGate(config: Config, deps: AdminGateDeps): AdminGate {
+  const { signedIn, store, cookies, now } = deps;
   const token: TokenGate | undefined =
-    !signIn && config.ADMIN_TOKEN ? createTokenGate(config.ADMIN_TOKEN) : undefined;
+    !signedIn && config.ADMIN_TOKEN ? createTokenGate(config.ADMIN_TOKEN) : undefined;
+  // Sessions remember which ADMIN_TOKEN they were started with: changing it ends them all.
+  const fingerprint = config.ADMIN_TOKEN
+    ? createHmac('sha256', config.ADMIN_TOKEN).update('thinkthread admin session').digest('base64url')
+    : '';
+  const seconds = ADMIN_SESSION_MS / 1000;
+
+  const tokenSession = async (req: IncomingMessage) => {
+    const id = cookies.sessionId(readCookies(req), ADMIN_COOKIE);
+    if (!id) return false;
+    const row = await store.webSession(sessionRowId(id));
+    if (!row || row.principal !== ADMIN_PRINCIPAL) return false;
+    const at = now();
+    if (
+      row.userId !== fingerprint ||
+      at - row.createdAt > ADMIN_SESSION_MS ||
+      at - row.lastSeen > deps.idleMs
+    ) {
+      await store.deleteWebSession(row.id);
+      return false;
+    }
+    if (at - row.lastSeen >= 60_000) await store.touchWebSession(row.id, at);
+    return true;
+  };
+
   return {
     byToken: token !== undefined,
-    check(req) {
-      if (signIn) {
-        const user = sessions.read(readCookies(req));
+    async check(req) {
+      if (signedIn) {
+        const user = (await signedIn.resolve(readCookies(req)))?.user;
         if (!user) return { ok: false, status: 401, auth: 'sign-in', signIn: signInReturningTo('/admin') };
         if (!listNames(config.ADMIN_USERS, user.principal))
           return {
@@ -61,11 +106,32 @@ export function createAdminGate(config: Config, sessions: SessionCookies | undef
           status: 404,
           error: 'The admin page is off: set ADMIN_TOKEN, or sign-in (WEB_AUTH).',
         };
-      if (hasBearer(req, config.ADMIN_TOKEN) || token.admits(readCookies(req).get(ADMIN_COOKIE)))
-        return { ok: true, who: 'admin' };
+      if (hasBearer(req, config.ADMIN_TOKEN) || (await tokenSession(req))) return { ok: true, who: 'admin' };
       return { ok: false, status: 401, auth: 'token' };
     },
-    login: (typed) => token?.check(typed),
+    async login(typed) {
+      if (!token?.check(typed)) return undefined;
+      const id = newId();
+      const at = now();
+      await store.createWebSession({
+        id: sessionRowId(id),
+        principal: ADMIN_PRINCIPAL,
+        userId: fingerprint,
+        name: 'admin',
+        roles: [],
+        createdAt: at,
+        lastSeen: at,
+        checkedAt: at,
+        address: '',
+        userAgent: '',
+      });
+      return cookies.issue(id, seconds, ADMIN_COOKIE, 'Strict');
+    },
+    async logout(req) {
+      const id = cookies.sessionId(readCookies(req), ADMIN_COOKIE);
+      if (id) await store.deleteWebSession(sessionRowId(id));
+      return cookies.clear(ADMIN_COOKIE, 'Strict');
+    },
   };
 }
 

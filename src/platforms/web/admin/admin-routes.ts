@@ -6,15 +6,18 @@ import { zoneOffsetMs } from '../../../core/governance/zoned-time.js';
 import type { Logger } from '../../../core/logger.js';
 import type { RunLogStore } from '../../../core/ports/run-log-store.js';
 import type { UsageOutcome } from '../../../core/ports/usage-store.js';
+import type { WebSessionStore } from '../../../core/ports/web-session-store.js';
 import type { HttpRoutes } from '../../../server/http-server.js';
 import { createBackoff } from '../backoff.js';
-import { type CookieOptions, clearCookie, cookie } from '../cookies.js';
+import type { CookieOptions } from '../cookies.js';
 import { reply } from '../replies.js';
 import { readJson } from '../request-body.js';
 import { sameOrigin } from '../request-guard.js';
+import type { WebSessions } from '../sign-in/web-sessions.js';
 import { chartData } from './admin-charts.js';
 import { mountAdminFiles } from './admin-files.js';
-import { ADMIN_COOKIE, type AdminGate } from './admin-gate.js';
+import type { AdminGate } from './admin-gate.js';
+import { mountAdminSessions } from './admin-session-routes.js';
 import { settingsOverview } from './settings-overview.js';
 
 /** The periods the page offers, in days. */
@@ -24,7 +27,6 @@ const TOP = 10;
 /** Runs per page of the list. */
 const RUNS_PER_PAGE = 50;
 const DAY_MS = 86_400_000;
-const ADMIN_COOKIE_SECONDS = 12 * 3600;
 
 const loginBody = z.object({ token: z.string().max(1000) });
 const OUTCOMES = ['answered', 'failed', 'cancelled', 'refused', 'limited', 'pending'] as const;
@@ -42,6 +44,9 @@ export interface AdminDeps {
   allowed(req: IncomingMessage): boolean;
   serving(): boolean;
   now?: () => number;
+  /** Sign-in sessions, listed and ended from the page. */
+  sessions: WebSessionStore;
+  signedIn?: WebSessions | undefined;
 }
 
 /** Mounts `/admin`, its files and its read-only JSON API (`/admin/api/…`). */
@@ -57,7 +62,11 @@ export function mountAdmin(http: HttpRoutes, deps: AdminDeps): void {
     if (!deps.serving()) return reply(res, 503, { error: 'starting' });
     if (!deps.allowed(req)) return reply(res, 403, { error: 'unknown host' });
     if (!sameOrigin(req)) return reply(res, 403, { error: 'cross-origin' });
-    const access = gate.check(req);
+    const access = await gate.check(req).catch((err: unknown) => {
+      logger.error({ err }, 'could not check an admin session');
+      return undefined;
+    });
+    if (!access) return reply(res, 503, { error: 'Could not read the store; try again.' });
     if (!access.ok) {
       const { ok: _, status, ...body } = access;
       return reply(res, status, body);
@@ -69,13 +78,14 @@ export function mountAdmin(http: HttpRoutes, deps: AdminDeps): void {
       reply(res, 503, { error: 'Could not read the store; try again.' });
     }
   };
+  mountAdminSessions(http, api, { store: deps.sessions, signedIn: deps.signedIn });
   const noStore = (res: ServerResponse) => reply(res, 503, { error: 'This store keeps no run logs.' });
 
   http.mount(
     'GET',
     '/admin/api/session',
-    api((req, res) => {
-      const access = gate.check(req);
+    api(async (req, res) => {
+      const access = await gate.check(req);
       reply(res, 200, {
         who: access.ok ? access.who : '',
         byToken: gate.byToken,
@@ -183,20 +193,30 @@ export function mountAdmin(http: HttpRoutes, deps: AdminDeps): void {
     }
     const body = await readJson(req, loginBody);
     if (!body.ok) return reply(res, body.status, { error: body.error });
-    const proof = gate.login(body.value.token);
+    let proof: string | undefined;
+    try {
+      proof = await gate.login(body.value.token);
+    } catch (err) {
+      logger.error({ err }, 'could not start an admin session');
+      return reply(res, 503, { error: 'Could not reach the store; try again.' });
+    }
     if (!proof) {
       guesses.fail(from);
       logger.info({ address: from }, 'a wrong ADMIN_TOKEN was given');
       return reply(res, 401, { error: 'That token is not right.' });
     }
     guesses.succeed(from);
-    const options = { ...deps.cookieOptions, maxAgeSeconds: ADMIN_COOKIE_SECONDS };
-    reply(res, 204, undefined, { 'set-cookie': [cookie(ADMIN_COOKIE, proof, options)] });
+    reply(res, 204, undefined, { 'set-cookie': [proof] });
   });
 
-  http.mount('POST', '/admin/api/logout', (req, res) => {
+  http.mount('POST', '/admin/api/logout', async (req, res) => {
     if (!sameOrigin(req)) return reply(res, 403, { error: 'cross-origin' });
-    reply(res, 204, undefined, { 'set-cookie': [clearCookie(ADMIN_COOKIE, deps.cookieOptions)] });
+    try {
+      reply(res, 204, undefined, { 'set-cookie': [await gate.logout(req)] });
+    } catch (err) {
+      logger.error({ err }, 'could not end an admin session');
+      reply(res, 503, { error: 'Could not reach the store; try again.' });
+    }
   });
 }
 

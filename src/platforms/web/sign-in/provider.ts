@@ -1,5 +1,6 @@
 import type { SignedIn } from '../asker.js';
 import { isLoopback } from '../loopback.js';
+import type { Membership } from './membership.js';
 
 /** What a sign-in keeps between sending the browser away and its return: sealed in a short-lived cookie. */
 export interface Pending {
@@ -23,8 +24,20 @@ export interface SignInProvider {
   readonly label: string;
   /** Where to send the browser, and what to keep until it returns. */
   begin(): Promise<{ url: URL; pending: Pending }>;
-  /** The person `callback` (the URL the browser came back to) proves, checked against `pending`; throws when it proves nothing. */
-  finish(callback: URL, pending: Pending): Promise<SignedIn>;
+  /**
+   * The person `callback` (the URL the browser came back to) proves, checked against `pending` and against
+   * membership of the deployment's workspace or server, with the provider's token kept for re-checks
+   * (`grant`); throws when it proves nothing, and an OutsideError for a person from elsewhere.
+   */
+  finish(callback: URL, pending: Pending): Promise<Proven>;
+  /** Whether `user` still belongs to the workspace or server (`grant` is what `finish` returned). */
+  recheck(user: SignedIn, grant: string | undefined): Promise<Membership>;
+}
+
+/** A finished sign-in: the person, and the provider's token for re-checking them (when one is needed). */
+export interface Proven {
+  user: SignedIn;
+  grant?: string | undefined;
 }
 
 /** Plain HTTP to the sign-in service is allowed only to this machine (the tests' fakes), never beyond. */

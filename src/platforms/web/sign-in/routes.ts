@@ -5,8 +5,11 @@ import { readCookies } from '../cookies.js';
 import type { Identities } from '../identity.js';
 import { reply } from '../replies.js';
 import { sameOrigin } from '../request-guard.js';
+import { OutsideError } from './membership.js';
 import type { SignInProvider } from './provider.js';
+import { refusedPage } from './refused-page.js';
 import type { SessionCookies } from './session.js';
+import type { WebSessions } from './web-sessions.js';
 
 /** Where sign-in begins, and where the page is told to send the browser. */
 export const SIGN_IN_PATH = '/auth/sign-in';
@@ -14,6 +17,8 @@ export const SIGN_IN_PATH = '/auth/sign-in';
 export const CALLBACK_PATH = '/auth/callback';
 /** Signing out: a POST from the page. */
 export const SIGN_OUT_PATH = '/auth/sign-out';
+/** Signing out of every browser: a POST from the page. */
+export const SIGN_OUT_EVERYWHERE_PATH = '/auth/sign-out-everywhere';
 /** Pages of this server sign-in may return to (`?return=`); anything else returns to the chat. */
 export const RETURN_PATHS: ReadonlySet<string> = new Set(['/admin']);
 
@@ -25,8 +30,13 @@ export function signInReturningTo(path: string): string {
 /** What the sign-in routes need. */
 export interface SignInDeps {
   provider: SignInProvider;
+  /** The pending sign-in's cookie. */
   sessions: SessionCookies;
+  /** Where sessions are kept. */
+  signedIn: WebSessions;
   identities: Identities;
+  /** The client address of a request (WEB_TRUST_PROXY decides whether forwarded headers count). */
+  address(req: IncomingMessage): string;
   /** WEB_PUBLIC_URL. */
   publicUrl: string;
   logger: Logger;
@@ -78,26 +88,41 @@ export function mountSignIn(http: HttpRoutes, deps: SignInDeps): void {
       return redirect(res, failed, [sessions.clearPending()]);
     }
     try {
-      const user = await provider.finish(back, pending);
+      const proven = await provider.finish(back, pending);
+      const user = proven.user;
+      const session = await deps.signedIn.start(proven, {
+        address: deps.address(req),
+        userAgent: String(req.headers['user-agent'] ?? ''),
+      });
       logger.info({ provider: provider.id, user: user.principal }, 'signed in to the web chat');
       // A new session value at every sign-in, and a new chat: nothing set before it carries over.
       const to =
         pending.returnTo && RETURN_PATHS.has(pending.returnTo)
           ? new URL(pending.returnTo.slice(1), home)
           : home;
-      redirect(res, to, [
-        sessions.clearPending(),
-        sessions.issue(user),
-        deps.identities.newChat(user.principal),
-      ]);
+      redirect(res, to, [sessions.clearPending(), session, deps.identities.newChat(user.principal)]);
     } catch (err) {
+      if (err instanceof OutsideError) {
+        logger.info({ provider: provider.id }, 'a web sign-in from outside the deployment was refused');
+        return refusedPage(res, err.page, home, [sessions.clearPending()]);
+      }
       logger.warn({ err, provider: provider.id }, 'a web sign-in failed');
       redirect(res, failed, [sessions.clearPending()]);
     }
   });
 
-  http.mount('POST', SIGN_OUT_PATH, (req, res) => {
+  const signOut = (everywhere: boolean) => async (req: IncomingMessage, res: ServerResponse) => {
     if (!sameOrigin(req)) return reply(res, 403, { error: 'cross-origin' });
-    reply(res, 204, undefined, { 'set-cookie': [sessions.clear()] });
-  });
+    try {
+      const cookies = readCookies(req);
+      const who = everywhere ? await deps.signedIn.resolve(cookies) : undefined;
+      if (who) await deps.signedIn.endAll(who.user.principal, 'signed out everywhere');
+      reply(res, 204, undefined, { 'set-cookie': [await deps.signedIn.end(cookies)] });
+    } catch (err) {
+      logger.error({ err }, 'could not end a web session');
+      reply(res, 503, { error: 'Could not sign out; try again.' });
+    }
+  };
+  http.mount('POST', SIGN_OUT_PATH, signOut(false));
+  http.mount('POST', SIGN_OUT_EVERYWHERE_PATH, signOut(true));
 }

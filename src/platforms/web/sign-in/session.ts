@@ -1,6 +1,4 @@
-import type { SignedIn } from '../asker.js';
 import { type CookieOptions, clearCookie, cookie } from '../cookies.js';
-import { newId } from '../identity.js';
 import type { Sealer } from '../sealed.js';
 import type { Pending } from './provider.js';
 
@@ -9,16 +7,19 @@ export const SESSION_COOKIE = 'tt_session';
 /** A sign-in under way: its state, nonce and PKCE verifier, sealed, for ten minutes, sent only to `/auth`. */
 export const PENDING_COOKIE = 'tt_signin';
 
-/** How long a sign-in lasts before the page asks again. */
-const SESSION_SECONDS = 7 * 24 * 3600;
 const PENDING_SECONDS = 600;
 
-/** Reads and writes the sign-in cookies; any replica sharing WEB_SESSION_SECRET reads what another wrote. */
+/**
+ * Reads and writes the sign-in cookies. A session cookie carries only a random session ID, sealed (any
+ * replica sharing WEB_SESSION_SECRET opens it); who it stands for is kept in the store, so ending the
+ * session there makes the cookie worthless.
+ */
 export interface SessionCookies {
-  read(cookies: ReadonlyMap<string, string>): SignedIn | undefined;
-  /** A new session cookie for `user` (a fresh value at every sign-in). */
-  issue(user: SignedIn): string;
-  clear(): string;
+  /** The session ID the request's cookie `name` carries, if it is one this server sealed. */
+  sessionId(cookies: ReadonlyMap<string, string>, name?: string): string | undefined;
+  /** A cookie `name` carrying session `id` for `seconds` (`Strict` for cookies only this site's pages need). */
+  issue(id: string, seconds: number, name?: string, sameSite?: 'Lax' | 'Strict'): string;
+  clear(name?: string, sameSite?: 'Lax' | 'Strict'): string;
   pending(cookies: ReadonlyMap<string, string>): Pending | undefined;
   issuePending(pending: Pending): string;
   clearPending(): string;
@@ -26,7 +27,7 @@ export interface SessionCookies {
 
 /** Session cookies sealed by `sealer`, set with `options` (Secure or not). */
 export function createSessionCookies(sealer: Sealer, options: CookieOptions): SessionCookies {
-  const session: CookieOptions = { ...options, sameSite: 'Lax', maxAgeSeconds: SESSION_SECONDS };
+  const session: CookieOptions = { ...options, sameSite: 'Lax' };
   const pending: CookieOptions = {
     ...options,
     sameSite: 'Lax',
@@ -35,24 +36,10 @@ export function createSessionCookies(sealer: Sealer, options: CookieOptions): Se
   };
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
   return {
-    read(cookies) {
-      const held = sealer.open(SESSION_COOKIE, cookies.get(SESSION_COOKIE));
-      const principal = text(held?.p);
-      const userId = text(held?.u);
-      if (!principal || !userId) return undefined;
-      return { principal, userId, name: text(held?.n) ?? userId };
-    },
-    issue: (user) =>
-      cookie(
-        SESSION_COOKIE,
-        sealer.seal(
-          SESSION_COOKIE,
-          { p: user.principal, u: user.userId, n: user.name, sid: newId() },
-          SESSION_SECONDS,
-        ),
-        session,
-      ),
-    clear: () => clearCookie(SESSION_COOKIE, session),
+    sessionId: (cookies, name = SESSION_COOKIE) => text(sealer.open(name, cookies.get(name))?.sid),
+    issue: (id, seconds, name = SESSION_COOKIE, sameSite = 'Lax') =>
+      cookie(name, sealer.seal(name, { sid: id }, seconds), { ...session, sameSite, maxAgeSeconds: seconds }),
+    clear: (name = SESSION_COOKIE, sameSite = 'Lax') => clearCookie(name, { ...session, sameSite }),
     pending(cookies) {
       const held = sealer.open(PENDING_COOKIE, cookies.get(PENDING_COOKIE));
       const state = text(held?.s);

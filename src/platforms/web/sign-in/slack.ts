@@ -1,6 +1,8 @@
 import * as client from 'openid-client';
 import { slackPrincipal } from '../../../core/governance/principal.js';
+import { OutsideError } from './membership.js';
 import { insecureAllowed, type SignInProvider } from './provider.js';
+import type { SlackMembership } from './slack-membership.js';
 
 /** Where Sign in with Slack is registered. */
 export interface SlackSignInOptions {
@@ -10,15 +12,22 @@ export interface SlackSignInOptions {
   clientSecret: string;
   /** `WEB_PUBLIC_URL/auth/callback`, as listed among the Slack app's redirect URLs. */
   redirectUri: string;
+  /** The deployment's workspace, and how people are re-checked. */
+  membership: SlackMembership;
+  /** Whether re-checks need the person's own token (no bot token): then it is kept with the session. */
+  keepGrant: boolean;
 }
 
 /** The claim naming the Slack workspace (team) of the signed-in user. */
 const TEAM_CLAIM = 'https://slack.com/team_id';
+/** The claim naming the Enterprise Grid organization, when the workspace is in one. */
+const ENTERPRISE_CLAIM = 'https://slack.com/enterprise_id';
 
 /**
  * Sign in with Slack, which is OpenID Connect (`openid.connect.authorize` / `openid.connect.token`): the ID
  * token's `sub` is the Slack user and its team claim the workspace, so the person is `slack:T…:U…`, the
- * same principal as in the Slack chat. The ID token's signature is checked against Slack's keys too.
+ * same principal as in the Slack chat. The ID token's signature is checked against Slack's keys too. Only
+ * people of the deployment's workspace (or its Enterprise Grid organization) get in.
  */
 export function createSlackSignIn(options: SlackSignInOptions): SignInProvider {
   let discovered: Promise<client.Configuration> | undefined;
@@ -83,7 +92,20 @@ export function createSlackSignIn(options: SlackSignInOptions): SignInProvider {
         throw new Error('the Slack ID token names no Slack user and team');
       }
       const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : claims.sub;
-      return { principal: slackPrincipal(claims.sub, team), userId: claims.sub, name };
+      const home = await options.membership.home();
+      if (!home) throw new Error('Slack did not name the deployment’s workspace (auth.test)');
+      const enterprise = claims[ENTERPRISE_CLAIM];
+      if (!options.membership.admits(home, team, typeof enterprise === 'string' ? enterprise : undefined)) {
+        throw new OutsideError(
+          `This chat is for people of ${home.name}, and the account you signed in with belongs to another ` +
+            'Slack workspace. Sign in with your account in that workspace.',
+        );
+      }
+      return {
+        user: { principal: slackPrincipal(claims.sub, team), userId: claims.sub, name },
+        grant: options.keepGrant ? tokens.access_token : undefined,
+      };
     },
+    recheck: (user, grant) => options.membership.check(user.userId, grant),
   };
 }
