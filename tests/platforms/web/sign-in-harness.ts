@@ -59,7 +59,11 @@ export async function startSlackSignInBed(
     ...(options.bot ? { bot: { token: SLACK_BOT_TOKEN, teamId: SLACK_TEAM, teamName: 'Acme' } } : {}),
   });
   const workspace: Record<string, string> = options.bot
-    ? { SLACK_BOT_TOKEN, SLACK_API_URL: `${provider.url}/api/` }
+    ? {
+        SLACK_BOT_TOKEN,
+        SLACK_SIGNING_SECRET: 'signing-secret-for-tests',
+        SLACK_API_URL: `${provider.url}/api/`,
+      }
     : { SLACK_TEAM_ID: SLACK_TEAM };
   const bed = await startWebBed(
     {
