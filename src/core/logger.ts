@@ -1,4 +1,5 @@
 import { type Logger, pino } from 'pino';
+import { jsonEscapeControls } from './util/control-text.js';
 
 export type { Logger } from 'pino';
 
@@ -30,7 +31,10 @@ export function createRedactor(
   };
 }
 
-/** A pino logger to stderr (or to `write`, one JSON line at a time) whose every line has secret values scrubbed. */
+/**
+ * A pino logger to stderr (or to `write`, one JSON line at a time) whose every line has secret values
+ * scrubbed and no control character raw (pino leaves DEL, C1 and U+2028 as they are; they become `\u009b`).
+ */
 export function createLogger(options: {
   level: string;
   secrets: readonly (string | undefined)[];
@@ -46,6 +50,6 @@ export function createLogger(options: {
       base: undefined,
       redact: { paths: ['*.apiKey', '*.token', '*.authorization'], remove: true },
     },
-    { write: (line: string) => stream.write(redact(line)) },
+    { write: (line: string) => stream.write(jsonEscapeControls(redact(line))) },
   );
 }

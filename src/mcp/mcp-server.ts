@@ -4,6 +4,7 @@ import { isAbortError, ToolError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { ToolSourceState } from '../core/ports/tool-source.js';
 import type { Tool } from '../core/tools/define-tool.js';
+import { escapeControls } from '../core/util/control-text.js';
 import type { McpServerConfig } from './config/mcp-config.js';
 import { formatToolResult, toolResultImages } from './format-result.js';
 import { type McpCall, toCoreTool } from './mcp-tool.js';
@@ -72,7 +73,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const set = (next: ToolSourceState, nextTools: readonly Tool[], why?: string) => {
     state = next;
     tools = nextTools;
-    problem = why === undefined ? undefined : options.redact(why);
+    problem = why === undefined ? undefined : options.redact(escapeControls(why));
     options.onChange();
   };
 
@@ -123,7 +124,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     if (missing.length > 0 && !missingWarned) {
       missingWarned = true;
       log.warn(
-        { missing, offered: infos.map((t) => t.name) },
+        { missing, offered: infos.map((t) => escapeControls(t.name)) },
         'mcp.json lists tools this MCP server does not have',
       );
     }
@@ -147,8 +148,10 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         signal: controller.signal,
         timeoutMs: options.connectTimeoutMs,
         onStderr: (line) => {
-          log.debug({ stderr: line }, 'MCP server stderr');
-          tail.push(line.slice(0, 300));
+          // Shown in terminals (the log, `/tools`): no escape sequence of the server's gets there raw.
+          const said = escapeControls(line);
+          log.debug({ stderr: said }, 'MCP server stderr');
+          tail.push(said.slice(0, 300));
           if (tail.length > TAIL_LINES) tail.shift();
         },
         onToolsChanged: () => void refresh(),

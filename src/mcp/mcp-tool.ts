@@ -2,13 +2,12 @@ import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolApproval } from '../core/approvals/approval-policy.js';
 import type { Tool, ToolContext, ToolOutput } from '../core/tools/define-tool.js';
+import { removeControls } from '../core/util/control-text.js';
 
 /** Longest tool name the model APIs take. */
 const MAX_NAME = 64;
 /** Longest description of a server's tool the model is shown; a longer one is cut. */
 export const MAX_DESCRIPTION_CHARS = 2048;
-/** Control characters but tab and newline: C0, DEL and C1 (terminal escapes, NULs, bells). */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /** Calls one tool of a server by its name there; throws ToolError for anything the model should read. */
 export type McpCall = (
@@ -56,7 +55,7 @@ export function toCoreTool(
 
 /** Control characters out first (they could split a secret), then secrets, then the cut. */
 function clean(text: string, redact: (text: string) => string): string {
-  const plain = redact(text.replace(CONTROL, '')).trim();
+  const plain = redact(removeControls(text, '\n\t')).trim();
   if (plain.length <= MAX_DESCRIPTION_CHARS) return plain;
   const cut = plain.slice(0, MAX_DESCRIPTION_CHARS - 1);
   return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;

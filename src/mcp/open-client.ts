@@ -3,6 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { escapeControls } from '../core/util/control-text.js';
 import type { McpTransportConfig } from './config/mcp-config.js';
 
 /** The name and version thinkthread gives servers when it connects. */
@@ -84,7 +85,7 @@ async function connectOrClose(
   }
 }
 
-/** An error's message, for logs and `/tools`. */
+/** An error's message, for logs and `/tools`: a server may have written it, so its control characters are escaped. */
 export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return escapeControls(err instanceof Error ? err.message : String(err));
 }

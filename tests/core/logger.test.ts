@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from '../../src/core/logger.js';
+import { createLogger, createRedactor } from '../../src/core/logger.js';
 
 describe('secret redaction', () => {
   it('replaces every occurrence of every secret', () => {
@@ -24,5 +24,17 @@ describe('secret redaction', () => {
       'POST /hooks/42/[redacted]/x failed; /hooks/43/[redacted] again',
     );
     expect(redact('/hooks/44/short stays')).toBe('/hooks/44/short stays');
+  });
+});
+
+describe('log lines', () => {
+  it('carry no raw control character, whatever a value holds, and parse to the same value', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', secrets: [], write: (line) => void lines.push(line) });
+    const said = 'osc \x9d52;c;c2VjcmV0\x9c csi \x9b2J esc \x1b]52;c;x\x07 cr \r sep \u2028 bidi \u202e';
+    logger.warn({ said }, 'a server said \x9b2J');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.slice(0, -1)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ said, msg: 'a server said \x9b2J' });
   });
 });

@@ -455,6 +455,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       original?: string;
       /** When it was dispatched, by the fake's clock. */
       createdAt: number;
+      /** Refused from now on, whatever its age (see `revokeToken`). */
+      revoked?: boolean;
       acknowledged: boolean;
       /** A modal's submission, which cannot be answered with another modal. */
       modalSubmit?: boolean;
@@ -804,8 +806,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const contractBreach = (method: string, path: string, body: Json): [number, unknown] | undefined => {
     const webhook = /^\/webhooks\/\d+\/([^/]+)/.exec(path);
     const interaction = webhook ? interactions.get(webhook[1]!) : undefined;
-    if (interaction && clock() - interaction.createdAt > DISCORD_LIMITS.interactionTokenMs)
-      return refuse(DISCORD_ERRORS.invalidWebhookToken);
+    // A token past its 15 minutes, or one Discord no longer takes sooner (revoked, or a clock ahead of
+    // the bot's): 401 with JSON code 50027 Invalid Webhook Token.
+    // https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
+    const expired = interaction && clock() - interaction.createdAt > DISCORD_LIMITS.interactionTokenMs;
+    if (interaction && (expired || interaction.revoked)) return refuse(DISCORD_ERRORS.invalidWebhookToken);
     const writesMessage =
       (method === 'POST' || method === 'PATCH') &&
       (/^\/channels\/\d+\/messages(\/\d+)?$/.test(path) || webhook !== null);
@@ -1141,6 +1146,15 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     },
     /** Every answer the bot gave to an interaction, in order. */
     callbacks,
+    /**
+     * Makes Discord refuse an interaction's token from now on, before its 15 minutes: every webhook call
+     * with it (edit the response, follow up, edit a follow-up) answers 401, 50027 Invalid Webhook Token.
+     */
+    revokeToken(token: string) {
+      const interaction = interactions.get(token);
+      if (!interaction) throw new Error(`no interaction has the token ${token}`);
+      interaction.revoked = true;
+    },
     /**
      * Dispatches INTERACTION_CREATE for a press on the button `customId` of `message` (type 3, a message
      * component); returns its id and token. `roles` are the presser's guild roles.

@@ -17,6 +17,7 @@ import { askKeptApprovals, withApprovalPrompts } from './console-approvals.js';
 import { createConsoleRenderer } from './console-renderer.js';
 import { consoleScheduleDelivery } from './console-schedules.js';
 import { createLineFeed } from './line-feed.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** The conversation key of the terminal chat. */
 export const CONSOLE_KEY = 'console:local';
@@ -97,10 +98,10 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
     if (kept?.length) await askKeptApprovals(kept, prompts, stopping.signal);
   }
 
-  /** Runs a memory command; a storage failure is reported, and the chat goes on. */
+  /** Runs a command; a storage failure is reported, and the chat goes on. Its reply may quote others' text. */
   async function command(what: string, run: () => Promise<string>): Promise<boolean> {
     try {
-      write(`${await run()}\n`);
+      write(`${terminalSafe(await run())}\n`);
     } catch {
       failures++;
       write(`Error: could not ${what} right now; try again.\n`);

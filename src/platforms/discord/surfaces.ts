@@ -2,6 +2,7 @@ import {
   type APIMessage,
   type APIThreadChannel,
   type ChatInputCommandInteraction,
+  DiscordAPIError,
   type Message,
   Routes,
   ThreadAutoArchiveDuration,
@@ -55,6 +56,11 @@ export const TOKEN_USE_MS = 14 * 60_000;
 /** A slash command's "continued below" note on its response, once the answer moves to a channel message. */
 export const CONTINUED_BELOW = '-# ⬇️ continued below';
 
+/** Discord refused the interaction's token (401, 50027 Invalid Webhook Token): nothing more goes through it. */
+function tokenRefused(err: unknown): boolean {
+  return err instanceof DiscordAPIError && (err.status === 401 || err.code === 50027);
+}
+
 /**
  * A deferred slash command's response: edited with the answer, overflow and the steps message as
  * follow-ups, all through the interaction's token while it is young. An answer that outlives
@@ -63,6 +69,8 @@ export const CONTINUED_BELOW = '-# ⬇️ continued below';
  * "continued below" if the token still allows it; overflow and a new steps message in the channel. The
  * move is made at {@link TOKEN_USE_MS} even when nothing is being written then (a question still waiting
  * in its channel's line), so the response does not stay "Thinking…" for good; `close()` ends that watch.
+ * Discord may refuse the token sooner (clock skew, a token revoked): the write it refused, and every one
+ * after it, then goes the same way at once, whatever the clock says.
  */
 export function interactionSurface(
   interaction: ChatInputCommandInteraction,
@@ -71,11 +79,14 @@ export function interactionSurface(
   const { rest } = interaction.client;
   const { channelId } = interaction;
   const age = () => options.now() - interaction.createdTimestamp;
-  const young = () => age() < TOKEN_USE_MS;
+  /** Discord refused the token once: it is never tried again. */
+  let refused = false;
+  /** Whether writes still go through the token: it is young, and Discord has not refused it. */
+  const usable = () => !refused && age() < TOKEN_USE_MS;
   let responseId: string | undefined;
   /** The buttons last put under the answer, carried over to the channel message. */
   let shownButtons: ButtonRow[] | undefined;
-  /** The channel message the answer continues in, once the token is too old. */
+  /** The channel message the answer continues in, once the token is too old or refused. */
   let continued: Promise<string> | undefined;
   /** The answer's text as last shown, for a move made while nothing is written. */
   let shownText: string | undefined;
@@ -86,6 +97,20 @@ export function interactionSurface(
     rest.patch(Routes.channelMessage(channelId, id), { body });
   const rowsJson = (rows: ButtonRow[] | undefined) => (rows === undefined ? {} : { components: rows });
 
+  /** A write through the token; when Discord refuses the token, what `instead` does (nothing was written). */
+  const throughToken = async <T>(write: () => Promise<T>, instead: () => Promise<T>): Promise<T> => {
+    try {
+      return await write();
+    } catch (err) {
+      if (!tokenRefused(err)) throw err;
+      if (!refused)
+        options.logger?.warn({ err }, 'Discord refused the interaction token; going on in the channel');
+      refused = true;
+      return instead();
+    }
+  };
+  const nothing = async () => undefined;
+
   /** Posts the answer's channel message, replying to the response, and marks the response if it still can. */
   const moveToChannel = async (text: string, buttons: ButtonRow[] | undefined): Promise<string> => {
     const id = await sendInChannel({
@@ -94,10 +119,11 @@ export function interactionSurface(
       ...rowsJson(buttons ?? shownButtons),
       ...(responseId ? { message_reference: { message_id: responseId, fail_if_not_exists: false } } : {}),
     });
-    if (age() < TOKEN_USE_MS + 30_000) {
-      await interaction
-        .editReply({ content: CONTINUED_BELOW, components: [], allowedMentions: NO_PINGS })
-        .catch(() => undefined); // only cosmetic: the answer is already below
+    if (!refused && age() < TOKEN_USE_MS + 30_000) {
+      await throughToken(
+        () => interaction.editReply({ content: CONTINUED_BELOW, components: [], allowedMentions: NO_PINGS }),
+        nothing,
+      ).catch(() => undefined); // only cosmetic: the answer is already below
     }
     return id;
   };
@@ -125,14 +151,20 @@ export function interactionSurface(
     async edit(text, buttons) {
       if (buttons) shownButtons = buttons;
       shownText = text;
-      if (young() && !continued) {
-        const message = await interaction.editReply({
-          content: text,
-          allowedMentions: NO_PINGS,
-          ...(buttons ? { components: buttons } : {}),
-        });
-        responseId = message.id;
-        return;
+      if (usable() && !continued) {
+        const message = await throughToken(
+          () =>
+            interaction.editReply({
+              content: text,
+              allowedMentions: NO_PINGS,
+              ...(buttons ? { components: buttons } : {}),
+            }),
+          nothing,
+        );
+        if (message) {
+          responseId = message.id;
+          return;
+        }
       }
       if (!continued) {
         await move(text, buttons);
@@ -145,43 +177,36 @@ export function interactionSurface(
       });
     },
     async followUp(text) {
-      if (young()) await interaction.followUp({ content: text, allowedMentions: NO_PINGS });
-      else await sendInChannel({ content: text, allowed_mentions: { parse: [] } });
+      const inChannel = async () =>
+        void (await sendInChannel({ content: text, allowed_mentions: { parse: [] } }));
+      if (!usable()) return inChannel();
+      await throughToken(
+        async () => void (await interaction.followUp({ content: text, allowedMentions: NO_PINGS })),
+        inChannel,
+      );
     },
     async post(text, buttons) {
-      if (!young())
-        return channelEditable(
+      const inChannel = async () =>
+        channelEditable(
           await sendInChannel({ content: text, allowed_mentions: { parse: [] }, ...rowsJson(buttons) }),
         );
-      const message = await interaction.followUp({
-        content: text,
-        allowedMentions: NO_PINGS,
-        ...(buttons ? { components: buttons } : {}),
-      });
-      let moved: string | undefined;
-      return async (next, rows) => {
-        if (moved)
-          return void (await editInChannel(moved, {
-            content: next,
-            allowed_mentions: { parse: [] },
-            ...rowsJson(rows),
-          }));
-        if (young())
-          return void (await interaction.editReply({
-            message,
-            content: next,
-            allowedMentions: NO_PINGS,
-            ...(rows ? { components: rows } : {}),
-          }));
-        // A follow-up is the webhook's message: the bot's token cannot edit it, so the steps go on below.
-        moved = await sendInChannel({ content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) });
-      };
+      if (!usable()) return inChannel();
+      return throughToken(async () => {
+        const message = await interaction.followUp({
+          content: text,
+          allowedMentions: NO_PINGS,
+          ...(buttons ? { components: buttons } : {}),
+        });
+        return followUpEditable(message);
+      }, inChannel);
     },
     openThread: options.threads
       ? async (name) => {
           // Plain REST by ids: the response message need not be in discord.js's cache.
-          responseId ??= young() ? (await interaction.fetchReply()).id : undefined;
-          if (!responseId) throw new Error('the response is unknown and its token too old to fetch it');
+          responseId ??= usable()
+            ? await throughToken(async () => (await interaction.fetchReply()).id, nothing)
+            : undefined;
+          if (!responseId) throw new Error('the response is unknown and its token too old or refused to fetch it');
           const thread = (await rest.post(Routes.threads(channelId, responseId), {
             body: { name, auto_archive_duration: ThreadAutoArchiveDuration.OneDay },
           })) as APIThreadChannel;
@@ -202,6 +227,31 @@ export function interactionSurface(
   function channelEditable(id: string) {
     return async (next: string, rows?: ButtonRow[]) => {
       await editInChannel(id, { content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) });
+    };
+  }
+
+  /** Edits a follow-up through the token while it lasts; after, its text goes on in a channel message. */
+  function followUpEditable(message: Message) {
+    let moved: ((next: string, rows?: ButtonRow[]) => Promise<void>) | undefined;
+    // A follow-up is the webhook's message: the bot's token cannot edit it, so the steps go on below.
+    const moveOn = async (next: string, rows?: ButtonRow[]) => {
+      moved = channelEditable(
+        await sendInChannel({ content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) }),
+      );
+    };
+    return async (next: string, rows?: ButtonRow[]) => {
+      if (moved) return moved(next, rows);
+      if (!usable()) return moveOn(next, rows);
+      await throughToken(
+        async () =>
+          void (await interaction.editReply({
+            message,
+            content: next,
+            allowedMentions: NO_PINGS,
+            ...(rows ? { components: rows } : {}),
+          })),
+        () => moveOn(next, rows),
+      );
     };
   }
 }

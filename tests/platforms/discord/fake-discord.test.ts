@@ -90,6 +90,26 @@ describe('the fake Discord keeps Discord’s contract', () => {
     expect(discord.original(token)?.content).toBe('still in time');
   });
 
+  it('refuses every webhook call with a revoked token, however young: 401 50027 Invalid Webhook Token', async () => {
+    const { id, token } = ask();
+    await callback(id, token, { type: 5 });
+    const answered = await call('PATCH', `${webhook(token)}/messages/@original`, { content: 'in time' });
+    expect(answered.status).toBe(200);
+    const followUp = await call('POST', webhook(token), { content: 'a follow-up' });
+    expect(followUp.status).toBe(200);
+    discord.revokeToken(token);
+    for (const [method, path] of [
+      ['PATCH', `${webhook(token)}/messages/@original`],
+      ['POST', webhook(token)],
+      ['PATCH', `${webhook(token)}/messages/${followUp.body.id}`],
+      ['GET', `${webhook(token)}/messages/@original`],
+    ] as const) {
+      const body = method === 'GET' ? undefined : { content: 'refused' };
+      expectError(await call(method, path, body), DISCORD_ERRORS.invalidWebhookToken);
+    }
+    expect(discord.original(token)?.content).toBe('in time');
+  });
+
   it('refuses message content over 2,000 characters with 400 50035 Invalid Form Body, everywhere', async () => {
     const limit = DISCORD_LIMITS.messageContent;
     const channel = `/channels/${discord.channelId}/messages`;
