@@ -94,7 +94,7 @@ export function createMemoryCommands(deps: MemoryCommandsDeps): MemoryCommands {
       const where = everywhere ? 'in every channel' : 'in this channel';
       return (
         `${forgottenList(report, where, who === asker.principal ? 'you' : who)} ` +
-        'Usage of the last two days is kept under a pseudonym while limits count it; ' +
+        'Usage of the last two days still counts against limits, under a pseudonym; ' +
         'the running summary is not rewritten (/reset clears it).'
       );
     },

@@ -39,8 +39,14 @@ export const FORGOTTEN_KINDS = {
   schedules: ['scheduled question', 'scheduled questions'],
   votes: ['vote on an answer', 'votes on answers'],
   runLogs: ['run log', 'run logs'],
-  usage: ['usage record (kept as a count, nameless)', 'usage records (kept as counts, nameless)'],
-  approvals: ['approval record (kept as a count, nameless)', 'approval records (kept as counts, nameless)'],
+  usage: [
+    'usage record (kept as a count, without the name)',
+    'usage records (kept as counts, without the name)',
+  ],
+  approvals: [
+    'approval record (kept as a count, without the name or reason)',
+    'approval records (kept as counts, without the name or reason)',
+  ],
   waitingCalls: ['tool call waiting for approval', 'tool calls waiting for approval'],
 } as const satisfies Record<string, readonly [string, string]>;
 

@@ -67,11 +67,11 @@ describe('memory commands', () => {
       principal: ANA.principal,
     });
     expect(await m.run(BO, 'k', `forget-me ${ANA.principal}`)).toMatch(/Only admins/);
-    expect(await m.run(ANA, 'k', 'forget-me')).toMatch(/in this channel: 1 turns/);
+    expect(await m.run(ANA, 'k', 'forget-me')).toMatch(/in this channel: 1 question and its answer\./);
     expect(await store.searchArchive({ key: 'k', query: 'address', limit: 5 })).toEqual([]);
     expect(await store.searchArchive({ key: 'k2', query: 'address', limit: 5 })).toHaveLength(1);
     expect(await m.run(ADMIN, 'k', `forget-me --everywhere ${ANA.principal}`)).toMatch(
-      /in every channel: 1 turns/,
+      /in every channel: 1 question and its answer\./,
     );
     expect(await store.searchArchive({ key: 'k2', query: 'address', limit: 5 })).toEqual([]);
   });
