@@ -86,7 +86,11 @@ describe('Slack: /memory notes, remember, forget and forget-me', () => {
 
     expect(await memory(`forget-me <@${ALICE}|alice>`, BOB)).toMatch(/Only admins can make the bot forget/);
     expect(await memory('forget-me')).toMatch(/^Forgotten in this channel: 1 question and its answer, /);
-    expect(await memory('forget-me --everywhere')).toMatch(/^Forgotten in every channel: 1 question and its answer, /);
-    expect(await memory(`forget-me <@${BOB}>`, ADMIN)).toMatch(/^Forgotten in this channel: 1 question and its answer, /);
+    expect(await memory('forget-me --everywhere')).toMatch(
+      /^Forgotten in every channel: 1 question and its answer, /,
+    );
+    expect(await memory(`forget-me <@${BOB}>`, ADMIN)).toMatch(
+      /^Forgotten in this channel: 1 question and its answer, /,
+    );
   });
 });
