@@ -289,7 +289,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     startingModel: fallback ? models.startingModel : undefined,
     memoryCommands: recall
       ? createMemoryCommands({
-          store: forgettingAlso(recall.store, runLogs?.store, scheduling?.store),
+          store: recall.store,
           isAdmin: (asker) => governor.isAdmin(asker),
         })
       : undefined,
@@ -318,30 +318,6 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await scheduler?.stop();
       await approvals?.stop();
       await assistant.close();
-    },
-  };
-}
-
-/**
- * The memory commands' store, whose forget-me also drops the person's run logs and the questions they
- * scheduled (there, or everywhere).
- */
-function forgettingAlso<S extends Pick<ArchiveStore, 'forgetPerson'> & NotesStore>(
-  store: S,
-  runLogs: RunLogStore | undefined,
-  schedules: ScheduleStore | undefined,
-): Pick<ArchiveStore, 'forgetPerson'> & NotesStore {
-  return {
-    notesFor: (...args) => store.notesFor(...args),
-    addNote: (...args) => store.addNote(...args),
-    deleteNote: (...args) => store.deleteNote(...args),
-    async forgetPerson(request) {
-      const report = await store.forgetPerson(request);
-      await runLogs?.forgetRunLogs(request.principal, request.key);
-      if (!schedules) return report;
-      const theirs = await schedules.schedules({ creator: request.principal, key: request.key });
-      for (const schedule of theirs) await schedules.deleteSchedule(schedule.id);
-      return { ...report, schedules: theirs.length };
     },
   };
 }

@@ -10,6 +10,14 @@ export interface StoreFixture {
   reopen(): Promise<Store>;
   /** Closes every store the fixture opened and removes the data. */
   cleanup(): Promise<void>;
+  /** Every row of every table, the tables listed by the database itself (so a new one is covered unasked). */
+  everyRow?: () => Promise<TableRow[]>;
+}
+
+/** One row of a table, as the database returns it. */
+export interface TableRow {
+  table: string;
+  row: Record<string, unknown>;
 }
 
 const turn = (n: number, author = 'alice'): NewTurn => ({

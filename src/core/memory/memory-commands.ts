@@ -1,5 +1,5 @@
 import type { Asker } from '../governance/asker.js';
-import type { ArchiveStore } from '../ports/archive-store.js';
+import { type ArchiveStore, FORGOTTEN_KINDS, type ForgetReport } from '../ports/archive-store.js';
 import type { NotesStore, StoredNote } from '../ports/notes-store.js';
 import { MAX_NOTE_CHARS } from '../tools/remember.js';
 
@@ -26,7 +26,7 @@ export interface MemoryCommands {
   remember(asker: Asker, key: string, text: string): Promise<string>;
   /** `/memory forget <n>`: deletes note n of the list; one's own, or (admins) any of the channel's. */
   forget(asker: Asker, key: string, n: number): Promise<string>;
-  /** `/memory forget-me [--everywhere] [principal]`: the asker's (or, for admins, someone's) turns, notes, usage. */
+  /** `/memory forget-me [--everywhere] [principal]`: every row naming the asker (or, for admins, someone). */
   forgetMe(
     asker: Asker,
     key: string,
@@ -93,9 +93,8 @@ export function createMemoryCommands(deps: MemoryCommandsDeps): MemoryCommands {
       });
       const where = everywhere ? 'in every channel' : 'in this channel';
       return (
-        `Forgotten ${where}: ${report.turns} turns (questions and their answers), ${report.notes} notes, ` +
-        `${report.usage} usage details${report.schedules ? `, ${report.schedules} scheduled question${report.schedules === 1 ? '' : 's'}` : ''}. ` +
-        `Usage of the last two days keeps the name while limits count it; ` +
+        `${forgottenList(report, where, who === asker.principal ? 'you' : who)} ` +
+        'Usage of the last two days still counts against limits, under a pseudonym; ' +
         'the running summary is not rewritten (/reset clears it).'
       );
     },
@@ -124,4 +123,15 @@ export function createMemoryCommands(deps: MemoryCommandsDeps): MemoryCommands {
     },
   };
   return commands;
+}
+
+/** What forget-me removed, in plain words: each kind it found with its count. */
+export function forgottenList(report: ForgetReport, where: string, who: string): string {
+  const found = Object.entries(FORGOTTEN_KINDS)
+    .map(([kind, [one, several]]) => [report[kind as keyof ForgetReport], one, several] as const)
+    .filter(([n]) => n > 0)
+    .map(([n, one, several]) => `${n} ${n === 1 ? one : several}`);
+  return found.length > 0
+    ? `Forgotten ${where}: ${found.join(', ')}.`
+    : `Nothing was kept about ${who} ${where}.`;
 }

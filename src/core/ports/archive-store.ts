@@ -28,16 +28,34 @@ export interface ArchiveSearch {
   limit: number;
 }
 
-/** What forget-me removed. */
-export interface ForgetReport {
-  /** Archived turns (their questions and the answers to them), verbatim turns included. */
-  turns: number;
-  notes: number;
-  /** Usage records no longer naming the person, and votes removed. */
-  usage: number;
-  /** Questions the person had scheduled, cancelled (when the bot keeps schedules). */
-  schedules?: number | undefined;
-}
+/**
+ * What forget-me removes, by kind, with the plain words a reply counts it in (one, several). A new kind is
+ * one line here; every engine's report must then count it.
+ */
+export const FORGOTTEN_KINDS = {
+  turns: ['question and its answer', 'questions and their answers'],
+  notes: ['note', 'notes'],
+  webChats: ['web chat with its history', 'web chats with their history'],
+  schedules: ['scheduled question', 'scheduled questions'],
+  votes: ['vote on an answer', 'votes on answers'],
+  runLogs: ['run log', 'run logs'],
+  usage: [
+    'usage record (kept as a count, without the name)',
+    'usage records (kept as counts, without the name)',
+  ],
+  approvals: [
+    'approval record (kept as a count, without the name or reason)',
+    'approval records (kept as counts, without the name or reason)',
+  ],
+  waitingCalls: ['tool call waiting for approval', 'tool calls waiting for approval'],
+  sessions: ['web sign-in session (signed out)', 'web sign-in sessions (signed out)'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+/** A kind of thing forget-me removes. */
+export type ForgottenKind = keyof typeof FORGOTTEN_KINDS;
+
+/** What forget-me removed: how many of each kind. */
+export type ForgetReport = Record<ForgottenKind, number>;
 
 /** Whose data forget-me removes, and where. */
 export interface ForgetRequest {
@@ -45,8 +63,9 @@ export interface ForgetRequest {
   /** One conversation; every conversation when undefined (`--everywhere`). */
   key?: string | undefined;
   /**
-   * Usage records at or after this time keep the person's name, since rate limits and budgets still count
-   * them (a person cannot wipe today's budget by forgetting themselves); older ones are anonymised.
+   * Usage records at or after this time are kept under a one-way pseudonym of the person that rate limits
+   * and budgets still count (a person cannot wipe today's budget by forgetting themselves); older ones, and
+   * pseudonymous ones once they are this old, name nobody.
    */
   usageKeptSince: number;
 }
@@ -60,7 +79,10 @@ export interface ArchiveStore {
   searchArchive(search: ArchiveSearch): Promise<ArchivedTurn[]>;
   /** The archive of `key` in id order, after `afterId`, at most `batch` turns (exports). */
   archivedTurns(key: string, afterId: number, batch: number): Promise<ArchivedTurn[]>;
-  /** Deletes a person's turns (archive and verbatim), notes and usage details, in one conversation or all. */
+  /**
+   * Deletes every row naming a person, in one conversation or all: turns (archive and verbatim), notes,
+   * web chats, schedules, votes, run logs; usage and approval records are kept without them.
+   */
   forgetPerson(request: ForgetRequest): Promise<ForgetReport>;
   /** Drops archived turns created before `before`; resolves with how many went. */
   pruneArchive(before: number): Promise<number>;

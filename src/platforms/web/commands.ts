@@ -82,15 +82,8 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
   if (memoryArgs !== undefined) {
     const run = assistant.memoryCommand(ctx.asker, key, memoryArgs);
     if (run) {
-      return attempt(async () => {
-        const reply = await run;
-        // Forgetting oneself forgets this conversation's kept answers too (every one with --everywhere).
-        const [sub, ...rest] = memoryArgs.trim().toLowerCase().split(/\s+/);
-        if (sub === 'forget-me' && rest.every((r) => r === '--everywhere')) {
-          await ctx.chats?.forgetWebChats(ctx.asker.principal, rest.length > 0 ? undefined : key);
-        }
-        return { reply };
-      });
+      // Forget-me forgets the person's web chats in the store itself, and its reply counts them.
+      return attempt(async () => ({ reply: await run }));
     }
   }
   switch (text.trim().toLowerCase()) {

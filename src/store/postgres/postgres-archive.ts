@@ -1,7 +1,6 @@
 import { isIdentifierLike, searchTerms, termWords } from '../../core/memory/recall-query.js';
 import type { ArchivedTurn, ArchiveStore } from '../../core/ports/archive-store.js';
 import type { NotesStore, StoredNote } from '../../core/ports/notes-store.js';
-import { FORGOTTEN_USER } from '../sqlite/sqlite-archive.js';
 import type { PostgresDb } from './postgres-db.js';
 
 const ARCHIVE_COLUMNS = 'id, key, author, principal, question, answer, created_at AS "createdAt"';
@@ -51,8 +50,8 @@ export function likePatterns(query: string): string[] {
     .map((t) => `%${t.replace(/[\\%_]/g, '\\$&')}%`);
 }
 
-/** The archive and notes of the Postgres store. */
-export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
+/** The archive and notes of the Postgres store (forget-me is postgres-forget.ts). */
+export function postgresArchive(db: PostgresDb): Omit<ArchiveStore, 'forgetPerson'> & NotesStore {
   let trigram: Promise<boolean> | undefined;
   // Whether migration 7 could build the trigram index here (pg_trgm available); asked once.
   const hasTrigram = () => {
@@ -163,26 +162,6 @@ export function postgresArchive(db: PostgresDb): ArchiveStore & NotesStore {
         [key, afterId, batch],
       );
       return rows;
-    },
-    async forgetPerson({ principal, key, usageKeptSince }) {
-      return db.transaction('forget a person', async (sql) => {
-        const where = key === undefined ? '' : ' AND key = $2';
-        const params = key === undefined ? [principal] : [principal, key];
-        const turns = (await sql(`DELETE FROM archive WHERE principal = $1${where}`, params)).rowCount ?? 0;
-        await sql(`DELETE FROM turns WHERE principal = $1${where}`, params);
-        const notes =
-          (await sql(`DELETE FROM notes WHERE (author = $1 OR subject = $1)${where}`, params)).rowCount ?? 0;
-        const n = params.length;
-        const anonymised =
-          (
-            await sql(
-              `UPDATE usage SET user_id = $${n + 1}, origin = NULL WHERE user_id = $1 AND at < $${n + 2}${where}`,
-              [...params, FORGOTTEN_USER, usageKeptSince],
-            )
-          ).rowCount ?? 0;
-        const votes = (await sql(`DELETE FROM feedback WHERE user_id = $1${where}`, params)).rowCount ?? 0;
-        return { turns, notes, usage: anonymised + votes };
-      });
     },
     async pruneArchive(before) {
       const deleted = await db.query('prune the archive', 'DELETE FROM archive WHERE created_at < $1', [

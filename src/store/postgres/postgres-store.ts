@@ -5,6 +5,7 @@ import { postgresApprovals } from './postgres-approvals.js';
 import { postgresArchive } from './postgres-archive.js';
 import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
 import { postgresFeedback } from './postgres-feedback.js';
+import { postgresForget } from './postgres-forget.js';
 import { openMigratedDb } from './postgres-migrations.js';
 import { postgresRunLogs } from './postgres-run-logs.js';
 import { postgresSchedules } from './postgres-schedules.js';
@@ -40,26 +41,19 @@ export async function openPostgresStore(
   options: PostgresOptions = {},
 ): Promise<Store> {
   const db = await openMigratedDb(target, options);
-  const archive = postgresArchive(db);
-  const webChats = postgresWebChats(db);
   return {
     ...postgresConversations(db),
     ...postgresUsage(db),
     ...postgresSettings(db),
     ...postgresFeedback(db),
-    ...archive,
-    ...webChats,
+    ...postgresArchive(db),
+    ...postgresForget(db),
+    ...postgresWebChats(db),
     ...postgresWebSessions(db),
     ...postgresSchedules(db),
     ...postgresRunLogs(db),
     ...postgresApprovals(db),
     ...postgresApprovalWaits(db),
-    // Forgetting a person forgets their web conversations too (titles and the steps of every answer).
-    async forgetPerson(request) {
-      const report = await archive.forgetPerson(request);
-      await webChats.forgetWebChats(request.principal, request.key);
-      return report;
-    },
   };
 }
 

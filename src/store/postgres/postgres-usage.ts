@@ -8,6 +8,7 @@ import type {
   UsageStart,
   UsageStore,
 } from '../../core/ports/usage-store.js';
+import { forgottenAlias } from '../forget-steps.js';
 import { QUARTER_HOUR_MS } from '../usage-days.js';
 import { admissionOf, type Limit, latestLimit } from '../usage-limits.js';
 import { nothingSpent, recordOf, rowOf, spentOf, type UsageRow } from '../usage-rows.js';
@@ -37,12 +38,15 @@ const INSERT = `INSERT INTO usage (at, platform, key, user_id, model, protocol, 
 
 type Rules = { rates: readonly RateRule[]; budgets: readonly BudgetRule[] };
 
-/** The SQL condition selecting `scope`'s records, with its parameter (numbered `$n`). */
+/**
+ * The SQL condition selecting `scope`'s records, with its parameters (numbered from `$n`); a person's
+ * records count with those kept under their pseudonym after forget-me (forget-steps.ts).
+ */
 const scopeWhere = (scope: UsageScope, n: number): [string, unknown[]] =>
   scope === 'all'
     ? ['TRUE', []]
     : 'userId' in scope
-      ? [`user_id = $${n}`, [scope.userId]]
+      ? [`user_id IN ($${n}, $${n + 1})`, [scope.userId, forgottenAlias(scope.userId)]]
       : 'origin' in scope
         ? [`origin = $${n}`, [scope.origin]]
         : [`key = $${n}`, [scope.key]];

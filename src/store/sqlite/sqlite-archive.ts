@@ -1,11 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { StorageError } from '../../core/errors.js';
 import { searchTerms, substringStem } from '../../core/memory/recall-query.js';
-import type { ArchivedTurn, ArchiveStore, ForgetReport } from '../../core/ports/archive-store.js';
+import type { ArchivedTurn, ArchiveStore } from '../../core/ports/archive-store.js';
 import type { NotesStore, StoredNote } from '../../core/ports/notes-store.js';
-
-/** What a usage record says instead of the person, once they asked to be forgotten. */
-export const FORGOTTEN_USER = 'forgotten';
 
 const ARCHIVE_COLUMNS = 'a.id, a.key, a.author, a.principal, a.question, a.answer, a.created_at AS createdAt';
 const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS createdAt';
@@ -52,11 +49,11 @@ export function ftsQuery(query: string, frequency?: (term: string) => number): s
   return rare.length === terms.length ? all : `(${rare.map(phrase).join(' OR ')}) AND (${all})`;
 }
 
-/** The archive and notes of the SQLite store. */
+/** The archive and notes of the SQLite store (forget-me is sqlite-forget.ts). */
 export function sqliteArchive(
   db: Database.Database,
   fail: (what: string, err: unknown) => StorageError,
-): ArchiveStore & NotesStore {
+): Omit<ArchiveStore, 'forgetPerson'> & NotesStore {
   // The index's own vocabulary (trigrams and the turns holding each), for estimating how common a term is.
   db.exec(
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.archive_vocab USING fts5vocab(main, 'archive_fts', 'row')",
@@ -98,27 +95,6 @@ export function sqliteArchive(
   );
   const deleteNote = db.prepare<[number]>('DELETE FROM notes WHERE id = ?');
 
-  const forget = db.transaction((principal: string, key: string | null, keptSince: number): ForgetReport => {
-    const where = key === null ? '' : ' AND key = @key';
-    const params = { principal, key, keptSince, forgotten: FORGOTTEN_USER };
-    // Each statement is given exactly the parameters it names (better-sqlite3 refuses others).
-    const run = (sql: string) =>
-      db
-        .prepare(sql)
-        .run(Object.fromEntries(Object.entries(params).filter(([name]) => sql.includes(`@${name}`))));
-    const turns = run(`DELETE FROM archive WHERE principal = @principal${where}`).changes;
-    run(`DELETE FROM turns WHERE principal = @principal${where}`);
-    const notes = run(
-      `DELETE FROM notes WHERE (author = @principal OR subject = @principal)${where}`,
-    ).changes;
-    const usage =
-      run(
-        `UPDATE usage SET user_id = @forgotten, origin = NULL
-            WHERE user_id = @principal AND at < @keptSince${where}`,
-      ).changes + run(`DELETE FROM feedback WHERE user_id = @principal${where}`).changes;
-    return { turns, notes, usage };
-  });
-
   return {
     async searchArchive(s) {
       if (s.limit < 1) return [];
@@ -142,13 +118,6 @@ export function sqliteArchive(
         return page.all(key, afterId, batch);
       } catch (err) {
         throw fail('read the archive', err);
-      }
-    },
-    async forgetPerson({ principal, key, usageKeptSince }) {
-      try {
-        return forget.immediate(principal, key ?? null, usageKeptSince);
-      } catch (err) {
-        throw fail('forget a person', err);
       }
     },
     async pruneArchive(before) {

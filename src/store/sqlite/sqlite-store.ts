@@ -16,6 +16,7 @@ import { sqliteApprovalWaits } from './sqlite-approval-waits.js';
 import { sqliteApprovals } from './sqlite-approvals.js';
 import { sqliteArchive } from './sqlite-archive.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
+import { sqliteForget } from './sqlite-forget.js';
 import { migrate } from './sqlite-migrations.js';
 import { SQLITE_MEMORY_PATH } from './sqlite-paths.js';
 import { sqliteRunLogs } from './sqlite-run-logs.js';
@@ -187,26 +188,19 @@ export function openSqliteStore(path: string): Store {
       if (db.open) db.close();
     },
   };
-  const archive = sqliteArchive(db, fail);
-  const webChats = sqliteWebChats(db, fail);
   const store: Store = {
     ...conversations,
     ...sqliteUsage(db, fail),
     ...sqliteSettings(db, fail),
     ...sqliteFeedback(db, fail),
-    ...archive,
-    ...webChats,
+    ...sqliteArchive(db, fail),
+    ...sqliteForget(db, fail),
+    ...sqliteWebChats(db, fail),
     ...sqliteWebSessions(db, fail),
     ...sqliteSchedules(db, fail),
     ...sqliteRunLogs(db, fail),
     ...sqliteApprovals(db, fail),
     ...sqliteApprovalWaits(db, fail),
-    // Forgetting a person forgets their web conversations too (titles and the steps of every answer).
-    async forgetPerson(request) {
-      const report = await archive.forgetPerson(request);
-      await webChats.forgetWebChats(request.principal, request.key);
-      return report;
-    },
   };
   return path === SQLITE_MEMORY_PATH ? store : guardFile(path, store);
 }

@@ -9,6 +9,7 @@ import type {
   UsageStart,
   UsageStore,
 } from '../../core/ports/usage-store.js';
+import { forgottenAlias } from '../forget-steps.js';
 import { QUARTER_HOUR_MS } from '../usage-days.js';
 import { admissionOf, type Limit, latestLimit } from '../usage-limits.js';
 import { nothingSpent, recordOf, rowOf, type SpentColumns, spentOf, type UsageRow } from '../usage-rows.js';
@@ -18,7 +19,8 @@ import { type TotalsRow, totalsFrom } from '../usage-totals.js';
 export type FailWith = (what: string, err: unknown) => StorageError;
 
 const TAKEN = "outcome IN ('pending', 'answered', 'failed', 'cancelled')";
-const SCOPES = { user: 'user_id = ?', origin: 'origin = ?', key: 'key = ?', all: '1 = 1' } as const;
+// A person's records count with those kept under their pseudonym after forget-me (forget-steps.ts).
+const SCOPES = { user: 'user_id IN (?, ?)', origin: 'origin = ?', key: 'key = ?', all: '1 = 1' } as const;
 type ScopeKind = keyof typeof SCOPES;
 
 interface Filter {
@@ -32,7 +34,7 @@ const scopeOf = (scope: UsageScope): [ScopeKind, string[]] =>
   scope === 'all'
     ? ['all', []]
     : 'userId' in scope
-      ? ['user', [scope.userId]]
+      ? ['user', [scope.userId, forgottenAlias(scope.userId)]]
       : 'origin' in scope
         ? ['origin', [scope.origin]]
         : ['key', [scope.key]];

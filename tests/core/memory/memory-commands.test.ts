@@ -67,11 +67,11 @@ describe('memory commands', () => {
       principal: ANA.principal,
     });
     expect(await m.run(BO, 'k', `forget-me ${ANA.principal}`)).toMatch(/Only admins/);
-    expect(await m.run(ANA, 'k', 'forget-me')).toMatch(/in this channel: 1 turns/);
+    expect(await m.run(ANA, 'k', 'forget-me')).toMatch(/in this channel: 1 question and its answer\./);
     expect(await store.searchArchive({ key: 'k', query: 'address', limit: 5 })).toEqual([]);
     expect(await store.searchArchive({ key: 'k2', query: 'address', limit: 5 })).toHaveLength(1);
     expect(await m.run(ADMIN, 'k', `forget-me --everywhere ${ANA.principal}`)).toMatch(
-      /in every channel: 1 turns/,
+      /in every channel: 1 question and its answer\./,
     );
     expect(await store.searchArchive({ key: 'k2', query: 'address', limit: 5 })).toEqual([]);
   });
@@ -131,5 +131,29 @@ describe('memory commands', () => {
     );
     stop();
     expect(left).toBe(0);
+  });
+
+  it('forget-me says what went, each kind in plain words, and says so when nothing was kept', async () => {
+    const m = createMemoryCommands({ store });
+    expect(await m.run(ANA, 'k', 'forget-me')).toMatch(/^Nothing was kept about you in this channel\. /);
+    expect(await m.run(ADMIN, 'k', 'forget-me --everywhere web:bo')).toMatch(
+      /^Nothing was kept about web:bo in every channel\. /,
+    );
+    for (const text of ['tea', 'coffee'])
+      await store.addNote({ key: 'k', subject: null, text, author: BO.principal });
+    await store.appendTurn('k', {
+      author: 'Bo',
+      question: 'hi',
+      answer: 'hello',
+      tokens: 1,
+      principal: BO.principal,
+    });
+    await store.recordApproval({
+      ...{ id: 'a1', at: 1, requestedAt: 0, platform: 'web', key: 'k', tool: 'deploy', argsDigest: 'f' },
+      ...{ asker: BO.principal, outcome: 'denied', reason: 'not today' },
+    });
+    expect(await m.run(BO, 'k', 'forget-me')).toMatch(
+      /^Forgotten in this channel: 1 question and its answer, 2 notes, 1 approval record \(kept as a count, without the name or reason\)\. /,
+    );
   });
 });

@@ -93,12 +93,12 @@ describe('Discord: /memory notes, remember, forget and forget-me', () => {
       /Only admins can make the bot forget someone else/,
     );
     const done = await memory({ action: 'forget-me', everywhere: 'true' });
-    expect(done).toMatch(/^Forgotten in every channel: 1 turns/);
+    expect(done).toMatch(/^Forgotten in every channel: 1 question and its answer, /);
     const admin = await memory(
       { action: 'forget-me', person: bob.id },
       { user: bed.alice, roles: [FAKE_ROLES.manager] },
     );
-    expect(admin).toMatch(/^Forgotten in this channel: 1 turns/);
+    expect(admin).toMatch(/^Forgotten in this channel: 1 question and its answer, /);
     expect(await memory({ action: 'remember' })).toMatch(/^Usage: \/memory action:remember text:/);
   });
 });

@@ -85,8 +85,12 @@ describe('Slack: /memory notes, remember, forget and forget-me', () => {
     await ask(h, mention('hello', { user: BOB }));
 
     expect(await memory(`forget-me <@${ALICE}|alice>`, BOB)).toMatch(/Only admins can make the bot forget/);
-    expect(await memory('forget-me')).toMatch(/^Forgotten in this channel: 1 turns/);
-    expect(await memory('forget-me --everywhere')).toMatch(/^Forgotten in every channel: 1 turns/);
-    expect(await memory(`forget-me <@${BOB}>`, ADMIN)).toMatch(/^Forgotten in this channel: 1 turns/);
+    expect(await memory('forget-me')).toMatch(/^Forgotten in this channel: 1 question and its answer, /);
+    expect(await memory('forget-me --everywhere')).toMatch(
+      /^Forgotten in every channel: 1 question and its answer, /,
+    );
+    expect(await memory(`forget-me <@${BOB}>`, ADMIN)).toMatch(
+      /^Forgotten in this channel: 1 question and its answer, /,
+    );
   });
 });

@@ -138,7 +138,10 @@ describe('the web chat keeps its conversations, each person’s own', () => {
     expect(reset.turns).toEqual([]);
     await page.ask('again');
     expect((await list(page)).chats).toHaveLength(1);
-    expect(await page.command('/memory forget-me')).toMatch(/^Forgotten in this channel/);
+    // The reply says, in words, what went: the chat whole, its runs' logs, the usage kept without the name.
+    expect(await page.command('/memory forget-me')).toMatch(
+      /^Forgotten in this channel: 1 question and its answer, 1 web chat with its history, 2 run logs, 2 usage records \(kept as counts, without the name\)\. /,
+    );
     expect((await list(page)).chats).toEqual([]);
   });
 
