@@ -8,6 +8,7 @@ export async function creatorOf(asker: Asker, name: string): Promise<ScheduleCre
     platform: asker.platform,
     userId: asker.userId,
     principal: asker.principal,
+    ...(asker.origin !== undefined ? { origin: asker.origin } : {}),
     ...(asker.channelId !== undefined ? { channelId: asker.channelId } : {}),
     dm: asker.dm,
     ...(asker.roles ? { roles: [...asker.roles] } : {}),

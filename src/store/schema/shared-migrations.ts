@@ -4,6 +4,7 @@ import { APPROVAL_GRANTS, APPROVAL_WAITS, APPROVALS } from './approval-tables.js
 import { WEB_CHAT_RUNS, WEB_CHATS } from './memory-tables.js';
 import { RECALL_MIGRATION } from './recall-migration.js';
 import { migration } from './render-migrations.js';
+import { SCHEDULE_ORIGIN_MIGRATION } from './schedule-origin-migration.js';
 import { SCHEDULES } from './schedule-tables.js';
 import type { Migration } from './schema-types.js';
 import { RUN_LOG_TOOLS, RUN_LOGS } from './usage-tables.js';
@@ -51,4 +52,7 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
   { steps: [APPROVALS, APPROVAL_GRANTS], tail: '' },
   // 12: tool calls waiting for a person, resumable after a restart (see approval-wait-rows.ts).
   migration(APPROVAL_WAITS),
+  // 14 (branch schedule-limits): a schedule's creator's address, counted by SCHEDULES_PER_PERSON. Written
+  // while migration 13 was added on another branch: when merging, keep this one after 13.
+  SCHEDULE_ORIGIN_MIGRATION,
 ];
