@@ -47,9 +47,10 @@ export function rowValues(s: Schedule): unknown[] {
     s.paused,
     platformOfKey(s.key),
     s.createdAt,
+    s.creator.origin ?? null,
   ];
 }
 
 /** The columns {@link rowValues} fills. */
 export const INSERT_COLUMNS =
-  'id, key, settings_key, creator, creator_json, question, cron, timezone, next_at, paused, platform, created_at';
+  'id, key, settings_key, creator, creator_json, question, cron, timezone, next_at, paused, platform, created_at, origin';

@@ -76,6 +76,35 @@ export function schedulesContract(name: string, open: () => Promise<StoreFixture
       expect((await store.schedules({ creator: 'discord:u1' })).length).toBe(2);
     });
 
+    it('counts the origin too: new principals from one address share its limit, other addresses keep theirs', async () => {
+      const browser = (id: string, principal: string, origin?: string) =>
+        aSchedule(id, {
+          key: 'web:b:k',
+          creator: { ...aSchedule(id).creator, platform: 'web', principal, ...(origin ? { origin } : {}) },
+        });
+      expect(await store.addSchedule(browser('a', 'web:b1', 'addr:203.0.113.7'), 2)).toBe(true);
+      expect(await store.addSchedule(browser('b', 'web:b2', 'addr:203.0.113.7'), 2)).toBe(true);
+      expect(await store.addSchedule(browser('c', 'web:b3', 'addr:203.0.113.7'), 2)).toBe(false);
+      expect(await store.addSchedule(browser('d', 'web:b3', 'addr:198.51.100.1'), 2)).toBe(true);
+      // The person's own count still holds from a new address, and one without an origin counts only itself.
+      expect(await store.addSchedule(browser('e', 'web:b1', 'addr:198.51.100.2'), 1)).toBe(false);
+      expect(await store.addSchedule(browser('f', 'web:b4'), 2)).toBe(true);
+      expect((await store.schedule('a'))?.creator.origin).toBe('addr:203.0.113.7');
+      expect(await store.schedule('c')).toBeUndefined();
+    });
+
+    it('lets two concurrent additions from one origin past the limit add only one', async () => {
+      const from = (id: string, principal: string) =>
+        aSchedule(id, { creator: { ...aSchedule(id).creator, principal, origin: 'addr:203.0.113.7' } });
+      await store.addSchedule(from('a', 'web:b1'), 2);
+      const second = await f.reopen();
+      const added = await Promise.all([
+        store.addSchedule(from('b', 'web:b2'), 2),
+        second.addSchedule(from('c', 'web:b3'), 2),
+      ]);
+      expect(added.filter(Boolean)).toHaveLength(1);
+    });
+
     it('lets two concurrent additions past the limit add only one', async () => {
       await store.addSchedule(aSchedule('a'), 2);
       const second = await f.reopen();

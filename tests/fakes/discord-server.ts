@@ -180,6 +180,9 @@ export const DISCORD_ERRORS = {
   invalidFormBody: { status: 400, code: 50035, message: 'Invalid Form Body' },
   invalidJson: { status: 400, code: 50109, message: 'The request body contains invalid JSON.' },
   entityTooLarge: { status: 413, code: 40005, message: 'Request entity too large' },
+  /** https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes */
+  unknownGuild: { status: 404, code: 10004, message: 'Unknown Guild' },
+  unknownMember: { status: 404, code: 10007, message: 'Unknown Member' },
 } as const;
 
 type FieldErrors = Record<string, string>;
@@ -535,13 +538,19 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   };
   const fetch = (message: FakeMessage | undefined): [number, unknown] =>
     message ? [200, message] : [404, { message: 'Unknown Message', code: 10008 }];
-  const member = (user: FakeUser, nick?: string, roles: readonly string[] = []) => ({
-    user,
-    nick: nick ?? null,
-    roles: [...roles],
-    joined_at: now(),
-    permissions: roles.includes(roleIds.manager) ? MANAGER_PERMISSIONS : ALL_PERMISSIONS,
-  });
+  /** The guild's members as last seen (their latest message or interaction) or as a test set them. */
+  const members = new Map<
+    string,
+    { user: FakeUser; nick: string | null; roles: string[]; joined_at: string }
+  >();
+  const member = (user: FakeUser, nick?: string, roles: readonly string[] = []) => {
+    const record = { user, nick: nick ?? null, roles: [...roles], joined_at: now() };
+    members.set(user.id, record);
+    return {
+      ...record,
+      permissions: roles.includes(roleIds.manager) ? MANAGER_PERMISSIONS : ALL_PERMISSIONS,
+    };
+  };
 
   /** A channel's messages as Discord lists them: newest first, within `before`/`after`, at most `limit`. */
   const listMessages = (channelId: string, query: URLSearchParams): [number, unknown] => {
@@ -593,6 +602,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       },
     ],
     ['POST', /^\/channels\/(\d+)\/typing$/, () => [204]],
+    [
+      // Get Guild Member: the member object, without `permissions` (only interactions carry those);
+      // 10004 for another guild, 10007 for someone not in it (https://discord.com/developers/docs/resources/guild#get-guild-member).
+      'GET',
+      /^\/guilds\/(\d+)\/members\/(\d+)$/,
+      ([guild, user]) => {
+        if (guild !== guildId) return refuse(DISCORD_ERRORS.unknownGuild);
+        const found = members.get(user!);
+        if (!found) return refuse(DISCORD_ERRORS.unknownMember);
+        return [200, { ...found, deaf: false, mute: false, flags: 0 }];
+      },
+    ],
     [
       'POST',
       /^\/channels\/(\d+)\/messages$/,
@@ -1024,6 +1045,16 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     user(name: string, options: { bot?: boolean } = {}): FakeUser {
       const user: FakeUser = { id: snowflake(), username: name, discriminator: '0', global_name: name };
       return options.bot ? { ...user, bot: true } : user;
+    },
+    /** Sets a member's roles as Discord would now report them (`manager`: Manage Server); null: they left. */
+    setMember(user: FakeUser, roles: readonly string[] | null): void {
+      if (roles === null) members.delete(user.id);
+      else
+        members.set(user.id, {
+          ...(members.get(user.id) ?? { nick: null, joined_at: now() }),
+          user,
+          roles: [...roles],
+        });
     },
     /** Adds a text channel to the guild, announced with CHANNEL_CREATE. */
     addChannel(name = 'other'): string {

@@ -6,11 +6,19 @@ export interface ScheduleCreator {
   userId: string;
   /** Access lists, limits, budgets and usage are keyed by it. */
   principal: string;
+  /**
+   * Where they asked from when a new identity costs nothing (a token browser's `addr:<ip>`): the limit on
+   * schedules counts it as well as the person.
+   */
+  origin?: string | undefined;
   /** The channel the access lists see; absent in a DM. */
   channelId?: string | undefined;
   dm: boolean;
   roles?: readonly string[] | undefined;
-  /** Whether the platform called them an admin of the place when they made the schedule. */
+  /**
+   * Whether the platform called them an admin of the place when they made the schedule: kept for the record;
+   * each run looks their rights up again (see schedules/creator-rights.ts).
+   */
   platformAdmin?: boolean | undefined;
   platformGated?: boolean | undefined;
   /** Their display name then. */
@@ -66,7 +74,10 @@ export interface ScheduleSettlement {
 
 /** Scheduled questions: reminders and recurring runs, claimed once across replicas. */
 export interface ScheduleStore {
-  /** Adds a schedule unless its creator already has `maxPerCreator`; false when they have. */
+  /**
+   * Adds a schedule unless its creator already has `maxPerCreator`, or (when it names one) their origin
+   * does; false when either has, counted atomically.
+   */
   addSchedule(schedule: Schedule, maxPerCreator: number): Promise<boolean>;
   /** One schedule by id. */
   schedule(id: string): Promise<Schedule | undefined>;

@@ -3,14 +3,14 @@ import type { ResumedRun } from '../approvals/wait-state.js';
 import type { Asker } from '../governance/asker.js';
 import type { Logger } from '../logger.js';
 import type { Schedule, ScheduleSettlement, ScheduleStore } from '../ports/schedule-store.js';
-import { askerOf } from './creator.js';
+import { type CreatorRights, currentAsker } from './creator-rights.js';
 import { platformOfKey } from './platform-of-key.js';
 import { formatInZone, nextAfter } from './schedule-time.js';
 
 /** One run of a schedule, taken by this replica: what a platform asks, in which conversation, as whom. */
 export interface ScheduledRun {
   schedule: Schedule;
-  /** The asker the run is asked as (the schedule's creator). */
+  /** The asker the run is asked as: the schedule's creator, with their rights looked up as it fires. */
   asker: Asker;
   /** When it was due (ms). */
   dueAt: number;
@@ -31,6 +31,12 @@ export interface ScheduleDeliverer {
   tellScheduleCreator(schedule: Schedule, text: string): Promise<void>;
   /** Whether it can deliver now (connected); runs are left for another replica while it cannot. */
   ready?(): boolean;
+  /**
+   * Today's admin rights and roles of a schedule's creator, looked up on the platform at each run (a
+   * demoted creator's schedule no longer runs as an admin). Without it, or when it rejects, the run gets
+   * no admin rights or roles from the platform.
+   */
+  lookUpCreator?(schedule: Schedule): Promise<CreatorRights>;
 }
 
 /** Fires due schedules: claimed once across replicas, checked against the access lists, then delivered. */
@@ -115,7 +121,6 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     const dueAt = schedule.nextAt;
     const next = schedule.cron ? nextAfter(schedule.cron, schedule.timezone, dueAt, at) : undefined;
     const moved = { id: schedule.id, dueAt, next: next === undefined ? null : { at: next } };
-    const asker = askerOf(schedule.creator);
     if (at - dueAt > deps.catchUpMs) {
       return {
         schedule,
@@ -128,7 +133,16 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         },
       };
     }
-    if (!(await deps.allowed(asker, schedule.key))) {
+    const deliverer = deliverers[platformOfKey(schedule.key)];
+    const lookUp = deliverer?.lookUpCreator ? (s: Schedule) => deliverer.lookUpCreator!(s) : undefined;
+    // The creator's rights as they are now: the access lists and admin checks see today's, not those kept.
+    const { asker, unknown, gone } = await currentAsker(schedule, lookUp, logger);
+    if (gone || !(await deps.allowed(asker, schedule.key))) {
+      // Refused only for want of rights the platform could not confirm: left claimed, tried again after the lease.
+      if (unknown)
+        throw new Error(
+          'the creator’s rights could not be looked up, and without them they may not ask there',
+        );
       return {
         schedule,
         settlement: { id: schedule.id, dueAt, next: { at: dueAt, paused: true } },

@@ -8,6 +8,7 @@ export async function creatorOf(asker: Asker, name: string): Promise<ScheduleCre
     platform: asker.platform,
     userId: asker.userId,
     principal: asker.principal,
+    ...(asker.origin !== undefined ? { origin: asker.origin } : {}),
     ...(asker.channelId !== undefined ? { channelId: asker.channelId } : {}),
     dm: asker.dm,
     ...(asker.roles ? { roles: [...asker.roles] } : {}),
@@ -17,7 +18,7 @@ export async function creatorOf(asker: Asker, name: string): Promise<ScheduleCre
   };
 }
 
-/** The asker a schedule's runs are asked as: its creator, as they were when they made it. */
+/** The asker as it was kept, rights and all: a run taken over after a restart goes on as who asked it. */
 export function askerOf(creator: ScheduleCreator): Asker {
   return {
     platform: creator.platform,

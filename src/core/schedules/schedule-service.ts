@@ -61,6 +61,16 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
   const now = deps.now ?? Date.now;
   const defaultZone = settings.DEFAULT_TIMEZONE || Intl.DateTimeFormat().resolvedOptions().timeZone;
   const cancelHint = (id: string) => `Cancel it with /schedule cancel ${id}.`;
+  /** Why an addition was refused: the person's own schedules, or (for a browser) those made from their address. */
+  const fullMessage = async (asker: Asker) => {
+    const max = settings.SCHEDULES_PER_PERSON;
+    const most = `${max} ${max === 1 ? 'schedule' : 'schedules'}`;
+    const own = (await store.schedules({ creator: asker.principal })).length;
+    if (own >= max || !asker.origin) {
+      return `You already have ${most}, the most allowed; cancel one first (/schedule list).`;
+    }
+    return `Your network address already has ${most}, the most one person may have; cancel one (/schedule list in the browser that made it) before adding another.`;
+  };
 
   return {
     async add(place, key, request) {
@@ -105,9 +115,7 @@ export function createScheduleService(deps: ScheduleServiceDeps): ScheduleServic
         createdAt: now(),
       };
       if (!(await store.addSchedule(schedule, settings.SCHEDULES_PER_PERSON))) {
-        throw new ScheduleError(
-          `You already have ${settings.SCHEDULES_PER_PERSON} ${settings.SCHEDULES_PER_PERSON === 1 ? 'schedule' : 'schedules'}, the most allowed; cancel one first (/schedule list).`,
-        );
+        throw new ScheduleError(await fullMessage(asker));
       }
       return schedule;
     },

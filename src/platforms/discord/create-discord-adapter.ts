@@ -70,6 +70,7 @@ export function createDiscordAdapter(
     schedules: {
       deliverScheduled: (run) => work.track(scheduled.deliverScheduled(run)),
       tellScheduleCreator: (schedule, text) => work.track(scheduled.tellScheduleCreator(schedule, text)),
+      lookUpCreator: (schedule) => scheduled.lookUpCreator(schedule),
       ready: () => accepting && Boolean(client?.isReady()),
     },
     readiness: () =>

@@ -4,6 +4,7 @@ import { scheduleHeading } from '../shared/schedule-heading.js';
 import { WORDING } from '../shared/wording.js';
 import { answer, type DiscordContext } from './answer.js';
 import { stopRow } from './buttons.js';
+import { discordCreatorRights } from './creator-rights.js';
 import { NO_PINGS, threadName } from './limits.js';
 import { replySurface } from './surfaces.js';
 
@@ -20,7 +21,7 @@ export function channelOfKey(key: string): string {
 export function discordScheduleDelivery(
   client: () => Client | undefined,
   ctx: DiscordContext,
-): ScheduleDeliverer {
+): ScheduleDeliverer & Required<Pick<ScheduleDeliverer, 'lookUpCreator'>> {
   const connected = () => {
     const bot = client();
     if (!bot?.isReady()) throw new Error('not connected to Discord');
@@ -61,6 +62,7 @@ export function discordScheduleDelivery(
         header,
       );
     },
+    lookUpCreator: (schedule) => discordCreatorRights(connected(), schedule),
     async tellScheduleCreator(schedule, text) {
       const bot = connected();
       try {

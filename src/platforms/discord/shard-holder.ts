@@ -121,6 +121,11 @@ export function createShardHolder(
     schedules: {
       deliverScheduled: (run) => anyShard().deliverScheduled(run),
       tellScheduleCreator: (schedule, text) => anyShard().tellScheduleCreator(schedule, text),
+      lookUpCreator: async (schedule) => {
+        const shard = anyShard();
+        if (!shard.lookUpCreator) throw new Error('this Discord connection cannot look people up');
+        return shard.lookUpCreator(schedule);
+      },
       ready: () => [...held.values()].some((a) => a.readiness().ready),
     },
   };

@@ -190,6 +190,7 @@ export function createSlackAdapter(
     schedules: {
       deliverScheduled: (run) => work.track(scheduled.deliverScheduled(run)),
       tellScheduleCreator: (schedule, text) => work.track(scheduled.tellScheduleCreator(schedule, text)),
+      lookUpCreator: (schedule) => scheduled.lookUpCreator(schedule),
       ready: () => started,
     },
   };

@@ -23,7 +23,7 @@ export function slackScheduleDelivery(
   deps: IntakeDeps,
   client: webApi.WebClient,
   shutdown: AbortSignal,
-): ScheduleDeliverer {
+): ScheduleDeliverer & Required<Pick<ScheduleDeliverer, 'lookUpCreator'>> {
   return {
     async deliverScheduled(run) {
       const { schedule, asker } = run;
@@ -52,6 +52,20 @@ export function slackScheduleDelivery(
         shutdown,
       );
       if (!delivered) throw new Error(`could not post in ${place.channel} (is the bot in the channel?)`);
+    },
+    // Fresh from `users.info` at each run, past the name cache: a demoted admin runs as a member
+    // (https://docs.slack.dev/reference/methods/users.info: is_admin, is_owner, deleted).
+    async lookUpCreator(schedule) {
+      try {
+        const { user } = await client.users.info({ user: schedule.creator.userId });
+        const admin = Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
+        return { platformAdmin: admin, ...(user?.deleted ? { member: false } : {}) };
+      } catch (err) {
+        if ((err as { data?: { error?: string } }).data?.error === 'user_not_found') {
+          return { platformAdmin: false, member: false };
+        }
+        throw err;
+      }
     },
     async tellScheduleCreator(schedule, text) {
       const place = placeOfKey(schedule.key);

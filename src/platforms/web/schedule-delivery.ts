@@ -71,6 +71,8 @@ export function webScheduleDelivery(sessions: ChatSessions, deps: RunDeps): Sche
         if (session.stop === stop) session.stop = undefined;
       }
     },
+    // The web chat has no admins of its own: a browser is never one, a signed-in person only by ADMIN_USERS.
+    lookUpCreator: async () => ({ platformAdmin: false }),
     async tellScheduleCreator(schedule, text) {
       const note: WebRun = {
         id: newId(),

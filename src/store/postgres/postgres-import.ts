@@ -180,7 +180,7 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
         'copy schedules',
         `INSERT INTO schedules (${INSERT_COLUMNS})
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                              $8::text[], $9::bigint[], $10::boolean[], $11::text[], $12::bigint[])
+                              $8::text[], $9::bigint[], $10::boolean[], $11::text[], $12::bigint[], $13::text[])
          ON CONFLICT (id) DO NOTHING`,
         rows[0]!.map((_, i) => rows.map((r) => r[i])),
       );

@@ -10,16 +10,25 @@ export function postgresSchedules(db: PostgresDb): ScheduleStore {
   return {
     addSchedule: (schedule, max) =>
       db.transaction('save a schedule', async (sql) => {
-        // One creator's additions queue behind each other, so two at once cannot both pass the count.
-        await sql("SELECT pg_advisory_xact_lock(hashtextextended('thinkthread:schedules:' || $1, 0))", [
-          schedule.creator.principal,
-        ]);
-        const { rows } = await sql<{ n: string }>('SELECT COUNT(*) AS n FROM schedules WHERE creator = $1', [
-          schedule.creator.principal,
-        ]);
-        if (Number(rows[0]?.n ?? 0) >= max) return false;
+        const { principal, origin } = schedule.creator;
+        // One creator's (and one origin's) additions queue behind each other, so two at once cannot both
+        // pass the count; locks are taken in one order, so two additions never wait on each other's. The
+        // person's key is the principal alone, as released builds take it.
+        const locks = [principal, ...(origin ? [`origin:${origin}`] : [])].sort();
+        for (const lock of locks) {
+          await sql("SELECT pg_advisory_xact_lock(hashtextextended('thinkthread:schedules:' || $1, 0))", [
+            lock,
+          ]);
+        }
+        const { rows } = await sql<{ person: string; place: string }>(
+          `SELECT COUNT(*) FILTER (WHERE creator = $1) AS person,
+                  COUNT(*) FILTER (WHERE origin = $2) AS place
+             FROM schedules WHERE creator = $1 OR origin = $2`,
+          [principal, origin ?? null],
+        );
+        if (Number(rows[0]?.person ?? 0) >= max || Number(rows[0]?.place ?? 0) >= max) return false;
         await sql(
-          `INSERT INTO schedules (${INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+          `INSERT INTO schedules (${INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
           rowValues(schedule),
         );
         return true;

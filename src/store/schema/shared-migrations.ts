@@ -4,6 +4,7 @@ import { APPROVAL_GRANTS, APPROVAL_WAITS, APPROVALS } from './approval-tables.js
 import { WEB_CHAT_RUNS, WEB_CHATS } from './memory-tables.js';
 import { RECALL_MIGRATION } from './recall-migration.js';
 import { migration } from './render-migrations.js';
+import { SCHEDULE_ORIGIN_MIGRATION } from './schedule-origin-migration.js';
 import { SCHEDULES } from './schedule-tables.js';
 import type { Migration } from './schema-types.js';
 import { WEB_SESSIONS } from './session-tables.js';
@@ -54,4 +55,6 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
   migration(APPROVAL_WAITS),
   // 13: signed-in web sessions, so that signing out, expiry and revocation end a cookie's worth.
   migration(WEB_SESSIONS),
+  // 14: a schedule's creator's address, counted by SCHEDULES_PER_PERSON.
+  SCHEDULE_ORIGIN_MIGRATION,
 ];

@@ -6,11 +6,15 @@ import type { FailWith } from './sqlite-usage.js';
 /** The schedules half of the SQLite store; claims are IMMEDIATE transactions, so processes sharing the file take each run once. */
 export function sqliteSchedules(db: Database.Database, fail: FailWith): ScheduleStore {
   const count = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM schedules WHERE creator = ?');
+  const countOrigin = db.prepare<[string], { n: number }>(
+    'SELECT COUNT(*) AS n FROM schedules WHERE origin = ?',
+  );
   const insert = db.prepare(
-    `INSERT INTO schedules (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO schedules (${INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const add = db.transaction((s: Schedule, max: number) => {
     if ((count.get(s.creator.principal)?.n ?? 0) >= max) return false;
+    if (s.creator.origin && (countOrigin.get(s.creator.origin)?.n ?? 0) >= max) return false;
     insert.run(...rowValues(s).map((v) => (typeof v === 'boolean' ? Number(v) : v)));
     return true;
   });

@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/core/logger.js';
 import type { Store } from '../../../src/core/ports/store.js';
-import { SCHEDULE_LEASE_MS } from '../../../src/core/schedules/create-scheduler.js';
+import { createScheduler, SCHEDULE_LEASE_MS } from '../../../src/core/schedules/create-scheduler.js';
+import type { CreatorRights } from '../../../src/core/schedules/creator-rights.js';
 import { MIN_GAP_MS, nextAfter } from '../../../src/core/schedules/schedule-time.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { aSchedule } from '../../contract/schedules-contract.js';
-import { manualClock, startTestScheduler } from './scheduler-fixture.js';
+import { manualClock, recordingDeliverer, startTestScheduler } from './scheduler-fixture.js';
 
 const T0 = Date.UTC(2026, 11, 3, 9, 0);
 
@@ -170,5 +172,60 @@ describe('scheduler', () => {
     const ids = replicas.flatMap((r) => r.delivered.runs.map((run) => run.schedule.id));
     expect(started.reduce((a, b) => a + b)).toBe(300);
     expect(new Set(ids).size).toBe(300);
+  });
+});
+
+describe('scheduler: the creator’s rights at each run', () => {
+  const setup = (lookUpCreator?: () => Promise<CreatorRights>, blocked = false) => {
+    const dir = mkdtempSync(join(tmpdir(), 'thinkthread-rights-'));
+    const store = openSqliteStore(join(dir, 'bot.db'));
+    const lines: string[] = [];
+    const scheduler = createScheduler({
+      store,
+      now: () => T0,
+      pollMs: 0,
+      catchUpMs: 3_600_000,
+      allowed: async (asker) => !blocked || (asker.roles ?? []).includes('r-allowed'),
+      logger: createLogger({ level: 'info', secrets: [], write: (line) => lines.push(line) }),
+    });
+    const delivered = recordingDeliverer();
+    scheduler.start({ discord: lookUpCreator ? { ...delivered, lookUpCreator } : delivered });
+    const creator = { ...aSchedule('x').creator, roles: ['r-allowed'], platformAdmin: true };
+    const close = async () => {
+      await scheduler.stop();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    return { store, scheduler, delivered, lines, creator, close };
+  };
+
+  it('asks as the creator with the rights the platform gives them today', async () => {
+    const t = setup(async () => ({ platformAdmin: false, roles: ['r-now'] }));
+    await t.store.addSchedule(aSchedule('r1', { creator: t.creator }), 10);
+    expect(await t.scheduler.tick()).toBe(1);
+    expect(t.delivered.runs[0]?.asker).toMatchObject({ platformAdmin: false, roles: ['r-now'] });
+    await t.close();
+  });
+
+  it('drops the kept admin status and roles when the platform cannot say, with one log line', async () => {
+    const t = setup(async () => {
+      throw new Error('503 from the platform');
+    });
+    await t.store.addSchedule(aSchedule('r1', { creator: t.creator }), 10);
+    expect(await t.scheduler.tick()).toBe(1);
+    expect(t.delivered.runs[0]?.asker).toMatchObject({ platformAdmin: false, roles: undefined });
+    expect(t.lines.filter((l) => l.includes('could not look up a schedule creator'))).toHaveLength(1);
+    await t.close();
+  });
+
+  it('keeps a run the unconfirmed rights would refuse for a later try, neither paused nor told', async () => {
+    const t = setup(async () => {
+      throw new Error('timeout');
+    }, true);
+    await t.store.addSchedule(aSchedule('r1', { creator: t.creator }), 10);
+    expect(await t.scheduler.tick()).toBe(0);
+    expect(t.delivered.notes).toEqual([]);
+    expect((await t.store.schedule('r1'))?.paused).toBe(false);
+    await t.close();
   });
 });

@@ -30,6 +30,7 @@ describe('Discord: scheduled questions', () => {
       discord: {
         deliverScheduled: (run) => bed.adapter.schedules!.deliverScheduled(run),
         tellScheduleCreator: (s, text) => bed.adapter.schedules!.tellScheduleCreator(s, text),
+        lookUpCreator: (s) => bed.adapter.schedules!.lookUpCreator!(s),
       },
     });
   };
@@ -188,6 +189,57 @@ describe('Discord: scheduled questions', () => {
       .messages(bed.discord.channelId)
       .find((m) => m.content.includes('Reminder for'));
     expect(reminder?.content).toMatch(/^-# ⏰ Reminder for <@\d+>: check the build\n.*limit/s);
+  });
+
+  it('runs a demoted creator’s recurring question as a member: the limits admins pass hold it back', async () => {
+    await start({ RATE_LIMIT_USER: '1/day' });
+    const added = await schedule(
+      { sub: 'add', when: '0 * * * *', question: 'how is the build' },
+      { roles: [FAKE_ROLES.manager] },
+    );
+    expect(added).toMatch(/^Scheduled "how is the build"/);
+    const answers = () =>
+      bed.discord
+        .messages(bed.discord.channelId)
+        .filter((m) => m.content.startsWith('-# 🔁'))
+        .map((m) => m.content.split('\n').slice(1).join('\n'));
+    // Still Manage Server: past the 1/day limit, as admins are.
+    for (const reply of ['Green.', 'Still green.']) {
+      clock.advance(60 * 60_000);
+      bed.model.script({ content: reply });
+      expect(await fire()).toBe(1);
+    }
+    expect(answers()).toEqual(['Green.', 'Still green.']);
+    // Manage Server taken away in Discord: the next run is asked as a member, whom 1/day holds back.
+    bed.discord.setMember(bed.alice, []);
+    const asked = bed.model.requests.length;
+    clock.advance(60 * 60_000);
+    expect(await fire()).toBe(1);
+    expect(bed.model.requests.length).toBe(asked);
+    expect(answers().at(-1)).toMatch(/limit/);
+  });
+
+  it.each([
+    ['lost the role ALLOW_ROLES let them in by', { ALLOW_ROLES: FAKE_ROLES.helper }, []],
+    ['left the server', {}, null],
+  ] as const)('pauses a schedule whose creator %s, and tells them', async (_, env, now) => {
+    await start(env);
+    expect(
+      await schedule(
+        { sub: 'add', when: 'in 5 minutes', question: 'water the plants' },
+        { roles: [FAKE_ROLES.helper] },
+      ),
+    ).toMatch(/^I will remind you/);
+    const [id] = (await bed.test.store.schedules({ creator: `discord:${bed.alice.id}` })).map((s) => s.id);
+    bed.discord.setMember(bed.alice, now);
+    const asked = bed.model.requests.length;
+    clock.advance(5 * 60_000);
+    expect(await fire()).toBe(0);
+    expect(bed.model.requests.length).toBe(asked);
+    expect((await bed.test.store.schedule(id!))?.paused).toBe(true);
+    expect(bed.discord.messages(bed.discord.channelId).map((m) => m.content)).toContain(
+      `<@${bed.alice.id}> Your scheduled question "water the plants" (${id}) did not run: you can no longer ask me there, so it is paused. Cancel it with /schedule cancel ${id}.`,
+    );
   });
 
   it('does not run a blocked creator’s schedule: it is paused and its creator told', async () => {

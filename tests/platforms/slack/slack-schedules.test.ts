@@ -127,6 +127,24 @@ describe('Slack: scheduled questions', () => {
     expect(shown).toContain('Yesterday: three merges.');
   });
 
+  it('runs a demoted admin’s recurring question as a member: users.info is asked again at each run', async () => {
+    await start({ RATE_LIMIT_USER: '1/day' });
+    expect(await schedule('add "0 * * * *" build status', ADMIN)).toMatch(/^Scheduled/);
+    for (const reply of ['Green.', 'Still green.']) {
+      clock.advance(60 * 60_000);
+      h.model.script({ content: reply });
+      expect(await fire()).toBe(1);
+    }
+    expect(topLevel(h).map(visibleText).join('\n')).toContain('Still green.');
+    // No longer a workspace admin: the next run is held by the limit admins pass.
+    h.slack.addUser(ADMIN, { name: 'ada', display_name: 'Ada', is_admin: false });
+    const asked = h.model.requests.length;
+    clock.advance(60 * 60_000);
+    expect(await fire()).toBe(1);
+    expect(h.model.requests.length).toBe(asked);
+    expect(visibleText(topLevel(h).at(-1)!)).toMatch(/limit/);
+  });
+
   it('pauses a schedule whose creator’s channel is now blocked, telling them privately', async () => {
     await start({ BLOCK_CHANNELS: CHANNEL });
     await h.core.store.addSchedule(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebRun } from '../../../src/platforms/web/web-run.js';
 import { manualClock } from '../../core/schedules/scheduler-fixture.js';
-import { startWebBed, type WebBed, WebUser } from './web-harness.js';
+import { startWebBed, TOKEN, type WebBed, WebUser } from './web-harness.js';
 
 describe('web chat: /schedule and reminders', () => {
   let bed: WebBed | undefined;
@@ -32,6 +32,41 @@ describe('web chat: /schedule and reminders', () => {
     expect(await user.command(`/schedule cancel ${id}`)).toBe(`Cancelled ${id}: "water the plants".`);
     expect(await user.command('/schedule frobnicate')).toMatch(/^Usage: \/schedule list/);
     expect(await user.command('/help')).toContain('/schedule list|cancel <id>');
+  });
+
+  it('counts the address of token browsers: fresh cookies from one address cannot pass SCHEDULES_PER_PERSON', async () => {
+    bed = await startWebBed(
+      { WEB_CHAT_TOKEN: TOKEN, SCHEDULES_PER_PERSON: '3', WEB_TRUST_PROXY: 'true' },
+      {},
+      { schedules: true },
+    );
+    bed.test.core.schedules!.start({ web: bed.adapter.schedules! });
+    // Each visit is a new browser (no cookies) that gives the token, as a script shedding cookies would.
+    const freshBrowser = async (from: string) => {
+      const user = browser(bed!.url);
+      user.client.sendHeaders['x-forwarded-for'] = from;
+      expect((await user.client.request('/api/login', { token: TOKEN })).status).toBe(204);
+      return user;
+    };
+    const replies: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const user = await freshBrowser('203.0.113.7');
+      replies.push(await user.command(`/schedule add "0 9 * * *" standup ${i}`));
+    }
+    expect(replies.filter((r) => r.startsWith('Scheduled "standup'))).toHaveLength(3);
+    expect(replies.slice(3)).toEqual([
+      'Your network address already has 3 schedules, the most one person may have; cancel one (/schedule list in the browser that made it) before adding another.',
+      'Your network address already has 3 schedules, the most one person may have; cancel one (/schedule list in the browser that made it) before adding another.',
+    ]);
+    // Someone at another address is not held back by it; one browser's own limit reads as before.
+    const elsewhere = await freshBrowser('198.51.100.9');
+    for (let i = 0; i < 3; i++) {
+      expect(await elsewhere.command(`/schedule add "0 9 * * *" water ${i}`)).toMatch(/^Scheduled "water/);
+    }
+    expect(await elsewhere.command('/schedule add "0 9 * * *" water 4')).toBe(
+      'You already have 3 schedules, the most allowed; cancel one first (/schedule list).',
+    );
+    expect(await bed.test.store.allSchedules()).toHaveLength(6);
   });
 
   it('shows a reminder live in the open chat when its time comes, and keeps it in the chat’s history', async () => {
