@@ -190,3 +190,46 @@ describe('configuration', () => {
     );
   });
 });
+
+describe('web sign-in settings', () => {
+  const base = {
+    OPENAI_API_KEY: 'sk-abcdef',
+    WEB_CHAT: 'true',
+    WEB_PUBLIC_URL: 'https://chat.example.com',
+  };
+  it('needs the workspace or server sign-in admits: a bot token, SLACK_TEAM_ID or DISCORD_GUILD_ID', () => {
+    const slack = { ...base, WEB_AUTH: 'slack', SLACK_CLIENT_ID: 'id', SLACK_CLIENT_SECRET: 'secret' };
+    expect(problemsOf(slack).join()).toMatch(
+      /SLACK_TEAM_ID: required for WEB_AUTH=slack without SLACK_BOT_TOKEN/,
+    );
+    expect(problemsOf({ ...slack, SLACK_TEAM_ID: 'T0ACME01' })).toEqual([]);
+    expect(problemsOf({ ...slack, SLACK_TEAM_ID: 'E0ORG0001' })).toEqual([]);
+    expect(problemsOf({ ...slack, SLACK_TEAM_ID: 'acme' }).join()).toMatch(/SLACK_TEAM_ID/);
+    const discord = {
+      ...base,
+      WEB_AUTH: 'discord',
+      DISCORD_CLIENT_ID: 'id',
+      DISCORD_CLIENT_SECRET: 'secret',
+    };
+    expect(problemsOf(discord).join()).toMatch(/DISCORD_GUILD_ID: required for WEB_AUTH=discord/);
+    expect(problemsOf({ ...discord, DISCORD_GUILD_ID: '900000000000000001' })).toEqual([]);
+    expect(problemsOf({ ...discord, DISCORD_TOKEN: 'bot-token' })).toEqual([]);
+  });
+
+  it('reads session lengths as durations, and says so when one is not', () => {
+    const config = parseConfig({
+      ...base,
+      WEB_SESSION_IDLE: '12h',
+      WEB_SESSION_MAX: '2d',
+      WEB_MEMBERSHIP_CHECK: '90s',
+    });
+    expect([config.WEB_SESSION_IDLE, config.WEB_SESSION_MAX, config.WEB_MEMBERSHIP_CHECK]).toEqual([
+      12 * 3_600_000,
+      2 * 86_400_000,
+      90_000,
+    ]);
+    expect(problemsOf({ ...base, WEB_SESSION_IDLE: 'a week' })).toEqual([
+      'WEB_SESSION_IDLE: must be a duration, e.g. 30s, 10m, 24h or 7d (got "a week")',
+    ]);
+  });
+});

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/core/ports/store.js';
 import type { UsageRecord } from '../../../src/core/ports/usage-store.js';
 import { browserTestsRun, type FreshBrowser, launchChromium } from './chromium.js';
-import { type SignInBed, SLACK_PRINCIPAL, startSlackSignInBed } from './sign-in-harness.js';
+import { type SignInBed, SLACK_PRINCIPAL, signInOverHttp, startSlackSignInBed } from './sign-in-harness.js';
+import { WebClient } from './web-client.js';
 
 const SCREENSHOTS = join(import.meta.dirname, '../../../docs/screenshots');
 /** The README's screenshots are written only when asked for (as the web chat's are), so a test run leaves the tree clean. */
@@ -241,5 +242,24 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
     await page.locator('#gate-text', { hasText: 'Only admins' }).waitFor();
     expect(await page.locator('#overview').isVisible()).toBe(false);
     expect(await page.locator('#tabs').isVisible()).toBe(false);
+  });
+
+  it('lists the signed-in sessions and ends a person’s from the Sessions tab', async () => {
+    const bed = await startSlackSignInBed({ ADMIN_USERS: SLACK_PRINCIPAL });
+    // Bob signs in elsewhere first.
+    bed.provider.signInAs({ userId: 'U0BOB0001', teamId: 'T0ACME01', name: 'Bob' });
+    const bob = new WebClient(bed.bed.url);
+    expect(await signInOverHttp(bob)).toBe(bed.bed.url);
+    bed.provider.signInAs({ userId: 'U0ALICE01', teamId: 'T0ACME01', name: 'Alice Example' });
+    const page = await open(bed);
+    await signInAsAdmin(page);
+    await page.getByRole('link', { name: 'Sessions' }).click();
+    const row = page.locator('#sessions-body tr', { hasText: 'slack:T0ACME01:U0BOB0001' });
+    await row.waitFor();
+    expect(await page.locator('#sessions-body tbody tr').count()).toBe(2);
+    await row.getByRole('button', { name: 'End every session of Bob' }).click();
+    await page.locator('#status', { hasText: 'Ended 1 session of Bob.' }).waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect((await bob.request('/api/session')).status).toBe(401);
   });
 });

@@ -2,9 +2,11 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
 import { browserTestsRun, type FreshBrowser, launchChromium } from './chromium.js';
+import { WebClient } from './web-client.js';
 import {
   type SignInBed,
   SLACK_PRINCIPAL,
+  signInOverHttp,
   startDiscordSignInBed,
   startSlackSignInBed,
 } from './sign-in-harness.js';
@@ -89,13 +91,13 @@ describe.runIf(browserTestsRun())('web sign-in in a real browser (Chromium)', { 
     await ask(page, '/settings prompt Be rude.');
     await page.locator('li.note', { hasText: WORDING.settingsAdminsOnly }).waitFor();
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in with Slack' }).waitFor();
     expect(await page.locator('#chat').isVisible()).toBe(false);
     expect(await sessionStatus(page)).toBe(401);
   });
 
-  it('signs in with Discord, asks, and signs out', async () => {
+  it('signs in with Discord, asks, and signs out everywhere: a second browser’s session ends too', async () => {
     const page = await open(await startDiscordSignInBed());
     const { test } = signIn!.bed;
     test.fake.script({ content: 'Hello, Bob.' });
@@ -104,9 +106,14 @@ describe.runIf(browserTestsRun())('web sign-in in a real browser (Chromium)', { 
     await ask(page, 'hello');
     await last(page).locator('.answer', { hasText: 'Hello, Bob.' }).waitFor();
     expect(await sessionStatus(page)).toBe(200);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    // Another browser of Bob's: the same person signed in again, with a session of its own.
+    const elsewhere = new WebClient(signIn!.bed.url);
+    expect(await signInOverHttp(elsewhere)).toBe(signIn!.bed.url);
+    expect((await elsewhere.request('/api/session')).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByRole('button', { name: 'Sign in with Discord' }).waitFor();
     expect(await sessionStatus(page)).toBe(401);
+    expect((await elsewhere.request('/api/session')).status).toBe(401);
   });
 
   it('says so when signing in did not work, and offers the button again', async () => {

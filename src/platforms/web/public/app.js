@@ -25,6 +25,7 @@ const signInButton = $('sign-in-button');
 const signInError = $('sign-in-error');
 const who = $('who');
 const signOutButton = $('sign-out');
+const signOutAllButton = $('sign-out-everywhere');
 const chatsPanel = $('chats');
 const chatList = $('chat-list');
 
@@ -499,6 +500,7 @@ function showGate(challenge) {
   chatsPanel.hidden = true;
   newChatButton.hidden = true;
   signOutButton.hidden = true;
+  signOutAllButton.hidden = true;
   who.hidden = true;
   if (challenge?.signIn) {
     tokenForm.hidden = true;
@@ -521,19 +523,24 @@ signInButton.addEventListener('click', () => {
   location.assign(signInButton.dataset.href);
 });
 
-signOutButton.addEventListener('click', async () => {
-  signOutButton.disabled = true;
-  await api('/auth/sign-out', {}).catch(() => undefined);
-  signOutButton.disabled = false;
-  log.replaceChildren();
-  openChat();
-});
+/** Sign out here (`/auth/sign-out`), or in every browser (`/auth/sign-out-everywhere`). */
+const signOut = (button, path) =>
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    await api(path, {}).catch(() => undefined);
+    button.disabled = false;
+    log.replaceChildren();
+    openChat();
+  });
+signOut(signOutButton, '/auth/sign-out');
+signOut(signOutAllButton, '/auth/sign-out-everywhere');
 
 function showSignedIn(session) {
   const name = session?.user?.name;
   who.hidden = !name;
   who.textContent = name ? `Signed in as ${name}` : '';
   signOutButton.hidden = !name;
+  signOutAllButton.hidden = !name;
 }
 
 tokenForm.addEventListener('submit', async (e) => {
