@@ -47,7 +47,11 @@ export function webSessionsContract(name: string, open: () => Promise<StoreFixtu
       await store.touchWebSession('s1', T + 5000);
       await store.touchWebSession('s1', T + 1000);
       await store.confirmWebSession('s1', T + 9000, ['42']);
-      expect(await store.webSession('s1')).toMatchObject({ lastSeen: T + 5000, checkedAt: T + 9000, roles: ['42'] });
+      expect(await store.webSession('s1')).toMatchObject({
+        lastSeen: T + 5000,
+        checkedAt: T + 9000,
+        roles: ['42'],
+      });
     });
 
     it('ends one session, or every session of a person, and nobody else’s', async () => {

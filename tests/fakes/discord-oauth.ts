@@ -222,10 +222,12 @@ export async function startFakeDiscordOAuth(options: FakeDiscordOAuthOptions): P
       const guild = guildRoute ? guilds.get(guildRoute[1]!) : undefined;
       if (guildRoute && (!guild || !guild.botIsMember)) return unknownGuild();
       if (guild && guildRoute?.[2]) {
-        if (!guild.members.has(guildRoute[2])) return json(res, 404, { message: 'Unknown Member', code: 10007 });
+        if (!guild.members.has(guildRoute[2]))
+          return json(res, 404, { message: 'Unknown Member', code: 10007 });
         return memberOf(guild, guildRoute[2]);
       }
-      if (guild) return { id: guild.id, name: guild.name, icon: null, owner_id: '0', roles: [], features: [] };
+      if (guild)
+        return { id: guild.id, name: guild.name, icon: null, owner_id: '0', roles: [], features: [] };
     }
     if (req.method === 'GET' && path === '/api/users/@me') {
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];

@@ -96,9 +96,9 @@ export function createGovernor(deps: GovernorDeps): Governor {
   const { access } = settings;
   const bare = bareEntries(access.ADMIN_USERS, access.ALLOW_USERS, access.BLOCK_USERS);
   if (bare.length > 0) {
-    logger?.info(
+    logger?.warn(
       { entries: bare.length },
-      'ADMIN_USERS, ALLOW_USERS or BLOCK_USERS name people by bare IDs, which match Slack and Discord users only; prefer platform:id (slack:U…, discord:…)',
+      'ADMIN_USERS, ALLOW_USERS or BLOCK_USERS name people by bare IDs or slack:U… without a team, which match that user ID in any Slack team the bot meets (Slack Connect); prefer slack:T…:U… and discord:…',
     );
   }
   const start = (

@@ -99,7 +99,11 @@ export function listNamesOrigin(list: readonly string[], origin: string | undefi
   return family !== 0 && addresses.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
-/** The entries of the user lists written as bare IDs, for a one-time hint that `platform:id` is preferred. */
+/**
+ * The entries of the user lists that name a user ID in any team: bare IDs and team-less `slack:U…`, for a
+ * one-time warning that `slack:T…:U…` (or `discord:…`) is safer.
+ */
 export function bareEntries(...lists: (readonly string[])[]): string[] {
-  return [...new Set(lists.flat().filter((entry) => !entry.includes(':')))];
+  const teamless = (entry: string) => !entry.includes(':') || /^slack:[UW][A-Z0-9]+$/.test(entry);
+  return [...new Set(lists.flat().filter(teamless))];
 }

@@ -206,7 +206,8 @@ export function interactionSurface(
           responseId ??= usable()
             ? await throughToken(async () => (await interaction.fetchReply()).id, nothing)
             : undefined;
-          if (!responseId) throw new Error('the response is unknown and its token too old or refused to fetch it');
+          if (!responseId)
+            throw new Error('the response is unknown and its token too old or refused to fetch it');
           const thread = (await rest.post(Routes.threads(channelId, responseId), {
             body: { name, auto_archive_duration: ThreadAutoArchiveDuration.OneDay },
           })) as APIThreadChannel;

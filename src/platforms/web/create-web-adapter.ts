@@ -2,53 +2,45 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { APPROVAL_EXPIRED } from '../../core/approvals/approval-wording.js';
 import { MAX_REASON_CHARS } from '../../core/approvals/create-approvals.js';
-import { listNames } from '../../core/governance/principal.js';
 import type { RunLogStore } from '../../core/ports/run-log-store.js';
 import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import type { WebSessionStore } from '../../core/ports/web-session-store.js';
 import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
-import { AUTH_COOKIE, createTokenGate } from './access-token.js';
-import { createAdminGate, runLogStoreOf } from './admin/admin-gate.js';
+import { AUTH_COOKIE } from './access-token.js';
+import { runLogStoreOf } from './admin/admin-gate.js';
 import { mountAdmin } from './admin/admin-routes.js';
 import { createBackoff } from './backoff.js';
-import { chatTitle, MAX_LISTED_CHATS } from './chat-history.js';
+import { mountChatRoutes } from './chat-routes.js';
 import { createChatSessions, MAX_CLIENTS_PER_CHAT } from './chat-sessions.js';
 import { clientAddress } from './client-address.js';
 import { runCommand } from './commands.js';
 import { conversationSnapshot, stillWaiting } from './conversation.js';
-import { cookie, readCookies, secureCookies } from './cookies.js';
+import { cookie, readCookies } from './cookies.js';
 import { openEventStream } from './event-stream.js';
-import { chatKey, chatOfKey, createIdentities } from './identity.js';
-import { isLoopback } from './loopback.js';
-import { memoryWebSessions, webSessionStoreOf } from './memory-web-sessions.js';
+import { chatKey } from './identity.js';
 import { reply } from './replies.js';
 import { readJson } from './request-body.js';
 import { hostAllowed, sameOrigin } from './request-guard.js';
 import { webScheduleDelivery } from './schedule-delivery.js';
-import { createSealer } from './sealed.js';
 import { SECURITY_HEADERS } from './security-headers.js';
-import { createSignInProvider } from './sign-in/create-provider.js';
 import { mountSignIn } from './sign-in/routes.js';
-import { createSessionCookies } from './sign-in/session.js';
-import { createWebSessions } from './sign-in/web-sessions.js';
 import { startRun, WEB_AUTHOR } from './start-run.js';
 import { mountStaticFiles } from './static-files.js';
 import { createStreamCaps } from './stream-caps.js';
-import { createWebGate, type Visitor } from './web-gate.js';
+import type { Api } from './web-api.js';
+import { createWebAuth } from './web-auth.js';
+import type { Visitor } from './web-gate.js';
 import type { WebRun } from './web-run.js';
 
 /** The longest question the page sends. */
 export const MAX_QUESTION_CHARS = 8000;
-/** How often sessions past their idle or absolute limit are deleted. */
-const SWEEP_MS = 3600_000;
 /** How long a refused event stream is told to wait before trying again. */
 const STREAM_RETRY_SECONDS = 5;
 
 const askBody = z.object({ text: z.string().trim().min(1, 'empty question').max(MAX_QUESTION_CHARS) });
 const loginBody = z.object({ token: z.string().max(1000) });
-const chatBody = z.object({ id: z.string().min(1).max(100) });
 const approveBody = z.object({
   id: z.string().min(1).max(64),
   approve: z.boolean(),
@@ -58,7 +50,6 @@ const approveBody = z.object({
     .max(MAX_REASON_CHARS, `a reason has at most ${MAX_REASON_CHARS} characters`)
     .optional(),
 });
-const renameBody = chatBody.extend({ title: z.string().trim().min(1, 'empty title').max(200) });
 
 /** The web chat adapter; `idle` serves tests. */
 export interface WebAdapter extends PlatformAdapter {
@@ -84,14 +75,6 @@ export interface WebAdapterOptions {
   sessions?: WebSessionStore | undefined;
 }
 
-/** A request's context once let in. */
-interface Context {
-  visitor: Visitor;
-  address: string;
-}
-
-type Handler = (req: IncomingMessage, res: ServerResponse, ctx: Context) => Promise<void> | void;
-
 /**
  * The web chat on the shared HTTP server: the page at `/`, its files, a small JSON API with server-sent
  * events, and (WEB_AUTH=slack|discord) sign-in. Who asks is decided by WEB_AUTH (see web-gate.ts): a
@@ -105,30 +88,8 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   const now = options.now ?? Date.now;
   const logger = deps.logger.child({ platform: 'web' });
   const localOnly = config.WEB_AUTH === 'none';
-  const cookieOptions = { secure: secureCookies(config.WEB_PUBLIC_URL, isLoopback(config.WEB_HOST)) };
-  const sealer = createSealer(config.WEB_SESSION_SECRET, now);
-  const identities = createIdentities(sealer, cookieOptions);
-  const sessionCookies = createSessionCookies(sealer, cookieOptions);
-  const token = createTokenGate(config.WEB_AUTH === 'token' ? config.WEB_CHAT_TOKEN : undefined);
-  const provider = createSignInProvider(config);
-  const sessionStore = options.sessions ?? webSessionStoreOf(chats) ?? memoryWebSessions();
-  const signedIn = provider
-    ? createWebSessions({
-        store: sessionStore,
-        cookies: sessionCookies,
-        sealer,
-        times: {
-          idleMs: config.WEB_SESSION_IDLE,
-          maxMs: config.WEB_SESSION_MAX,
-          checkMs: config.WEB_MEMBERSHIP_CHECK,
-        },
-        provider,
-        blocked: (principal) => listNames(config.BLOCK_USERS, principal),
-        logger,
-        now,
-      })
-    : undefined;
-  const gate = createWebGate({ mode: config.WEB_AUTH, identities, token, signedIn, provider });
+  const auth = createWebAuth(config, { store: chats, sessions: options.sessions, logger, now });
+  const { cookieOptions, identities, sessionCookies, token, provider, signedIn, gate } = auth;
   const guesses = createBackoff({ now });
   const streams = createStreamCaps(config.WEB_MAX_STREAMS);
   const sessions = createChatSessions(config.MAX_SESSIONS);
@@ -141,7 +102,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   const guard = (req: IncomingMessage) => hostAllowed(req, !localOnly);
 
   /** Common checks of every API request, then who asks; unknown visitors are told how to get in (401). */
-  const api = (handler: Handler) => {
+  const api: Api = (handler) => {
     return async (req: IncomingMessage, res: ServerResponse) => {
       if (!started) return reply(res, 503, { error: 'starting' });
       if (!guard(req)) return reply(res, 403, { error: 'unknown host' });
@@ -164,14 +125,8 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   mountStaticFiles(http, guard);
   mountAdmin(http, {
     config,
-    gate: createAdminGate(config, {
-      signedIn,
-      store: sessionStore,
-      cookies: sessionCookies,
-      idleMs: config.WEB_SESSION_IDLE,
-      now,
-    }),
-    sessions: sessionStore,
+    gate: auth.adminGate,
+    sessions: auth.sessionStore,
     signedIn,
     store: options.runLogs ?? runLogStoreOf(chats),
     assistant,
@@ -339,89 +294,11 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     }),
   );
 
-  // The visitor's conversations: listed, reopened, renamed and deleted, only ever their own.
-  http.mount(
-    'GET',
-    '/api/chats',
-    api(async (_req, res, { visitor }) => {
-      if (!chats) return reply(res, 200, { chats: [], current: visitor.chat, kept: false });
-      try {
-        const listed = await chats.listWebChats(visitor.owner, MAX_LISTED_CHATS);
-        reply(res, 200, {
-          chats: listed.map((c) => ({ id: chatOfKey(c.key), title: c.title, updatedAt: c.updatedAt })),
-          current: visitor.chat,
-          kept: true,
-        });
-      } catch (err) {
-        logger.error({ err }, 'could not list web chats');
-        reply(res, 503, { error: 'Could not read the list of chats; try again.' });
-      }
-    }),
-  );
-
-  /** A change to one of the visitor's chats: 404 when it is not theirs (or there is no such chat). */
-  const chatChange = <V extends { id: string }>(
-    body: z.ZodType<V>,
-    change: (visitor: Visitor, key: string, value: V, res: ServerResponse) => Promise<boolean>,
-  ) =>
-    api(async (req, res, { visitor }) => {
-      const read = await readJson(req, body);
-      if (!read.ok) return reply(res, read.status, { error: read.error });
-      if (!chats) return reply(res, 404, { error: 'Chats are not kept here.' });
-      const key = chatKey(read.value.id);
-      try {
-        if (!(await chats.webChat(visitor.owner, key))) return reply(res, 404, { error: 'No such chat.' });
-        if (!(await change(visitor, key, read.value, res)))
-          return reply(res, 404, { error: 'No such chat.' });
-        reply(res, 204);
-      } catch (err) {
-        logger.error({ err, key }, 'a web chat change failed');
-        reply(res, 503, { error: WORDING.commandFailed });
-      }
-    });
-
-  http.mount(
-    'POST',
-    '/api/chats/open',
-    chatChange(chatBody, async (visitor, _key, { id }, res) => {
-      res.appendHeader('set-cookie', identities.openChat(visitor.owner, id));
-      return true;
-    }),
-  );
-
-  http.mount(
-    'POST',
-    '/api/chats/rename',
-    chatChange(renameBody, (visitor, key, { title }) =>
-      chats!.renameWebChat(visitor.owner, key, chatTitle(title)),
-    ),
-  );
-
-  http.mount(
-    'POST',
-    '/api/chats/delete',
-    chatChange(chatBody, async (visitor, key, { id }, res) => {
-      const session = sessions.get(key);
-      if (session.stop) return false;
-      // Deleting a chat forgets it: its memory (turns, archive, notes) goes with its kept answers.
-      await assistant.reset(key);
-      const deleted = await chats!.deleteWebChat(visitor.owner, key);
-      session.run = undefined;
-      if (id === visitor.chat) res.appendHeader('set-cookie', identities.newChat(visitor.owner));
-      return deleted;
-    }),
-  );
-
-  let sweeper: NodeJS.Timeout | undefined;
-  const sweep = () =>
-    signedIn
-      ?.sweep()
-      .then((ended) => ended > 0 && logger.info({ sessions: ended }, 'expired web sessions ended'))
-      .catch((err: unknown) => logger.warn({ err }, 'could not end expired web sessions'));
+  mountChatRoutes(http, api, { chats, identities, sessions, assistant, logger });
 
   async function stop(): Promise<void> {
     stopping = true;
-    clearInterval(sweeper);
+    auth.stopSweeping();
     await work.drain(config.SHUTDOWN_GRACE_MS);
     for (const session of sessions.all()) for (const client of session.clients) client.close();
     started = false;
@@ -431,10 +308,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     name: 'web',
     async start() {
       started = true;
-      if (signedIn) {
-        void sweep();
-        sweeper = setInterval(sweep, SWEEP_MS).unref();
-      }
+      auth.startSweeping();
       const where =
         config.PORT === 0 ? 'on the port the log names' : `at ${pageUrl(config.WEB_HOST, config.PORT)}`;
       (options.announce ?? ((line) => process.stdout.write(`${line}\n`)))(`thinkthread: web chat ${where}`);

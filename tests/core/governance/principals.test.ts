@@ -3,6 +3,7 @@ import { parseConfig } from '../../../src/config.js';
 import { decideAccess } from '../../../src/core/governance/access-policy.js';
 import type { Asker } from '../../../src/core/governance/asker.js';
 import {
+  bareEntries,
   discordPrincipal,
   entryNames,
   slackPrincipal,
@@ -179,5 +180,16 @@ describe('BLOCK_USERS by address', () => {
     expect(() => parseConfig({ ...base, ADMIN_USERS: 'addr:203.0.113.7' })).toThrow(
       /only BLOCK_USERS takes addresses/,
     );
+  });
+});
+
+describe('entries that name a user ID in any team', () => {
+  it('are bare IDs and team-less slack:U… entries, listed once each for the start-up warning', () => {
+    expect(
+      bareEntries(
+        ['U0ALICE01', 'slack:U0ALICE01', 'slack:T0ACME01:U0BOB0001', 'discord:42'],
+        ['U0ALICE01', 'slack:W0GRID001', 'addr:203.0.113.7', 'web:abc'],
+      ),
+    ).toEqual(['U0ALICE01', 'slack:U0ALICE01', 'slack:W0GRID001']);
   });
 });

@@ -2,7 +2,6 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
 import { browserTestsRun, type FreshBrowser, launchChromium } from './chromium.js';
-import { WebClient } from './web-client.js';
 import {
   type SignInBed,
   SLACK_PRINCIPAL,
@@ -10,6 +9,7 @@ import {
   startDiscordSignInBed,
   startSlackSignInBed,
 } from './sign-in-harness.js';
+import { WebClient } from './web-client.js';
 
 /** Types `text` into the message box and sends it with Enter, as a keyboard user would. */
 async function ask(page: Page, text: string): Promise<void> {
