@@ -10,7 +10,7 @@ import { RECALL_PROMPT, RECALL_TOOL } from '../tools/recall.js';
 import { createDeadline, type Deadline } from '../util/deadline.js';
 import { readWallClock, wallClockFormat } from '../util/wall-clock.js';
 import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
-import { buildMessages } from './build-messages.js';
+import { buildMessages, type PromptNotes } from './build-messages.js';
 import type { AgentEvent, AgentEventHandler, AnswerCut, RunResult, TokenUsage } from './events.js';
 import { LENGTH_CUT_FAILURE } from './notes.js';
 import type { Decision, Protocol } from './protocol.js';
@@ -65,7 +65,7 @@ export interface AgentDeps {
    * The notes kept for a conversation and its asker, as one prompt text within its budget (see
    * memory/notes-prompt.ts); placed after the base prompt and the channel's instructions. None when unset.
    */
-  notes?: ((key: string, principal: string | undefined) => Promise<string | undefined>) | undefined;
+  notes?: ((key: string, principal: string | undefined) => Promise<PromptNotes | undefined>) | undefined;
 }
 
 /**
@@ -141,15 +141,18 @@ export function createAgent(deps: AgentDeps): Agent {
   ): Promise<RunResult> {
     // One run keeps the tools it started with; a tool withdrawn meanwhile fails its call instead.
     const { protocol, toolsByName, system } = forThisRun(input.profile);
+    const notes = from ? undefined : await notesFor(input);
     const messages: ChatMessage[] = from
       ? [...from.checkpoint.messages]
       : buildMessages(system, input.context, input.author, input.message, {
           instructions: input.profile?.instructions,
-          notes: await notesFor(input),
+          notes,
           preface: input.preface,
           images: input.images,
           now: timeLine(now()),
         });
+    const read = [...(notes?.provenance ?? []), ...(input.quoted ?? [])];
+    if (read.length > 0) emit({ type: 'read', sources: read });
     const usage: TokenUsage = from
       ? { ...from.checkpoint.usage }
       : { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -189,7 +192,12 @@ export function createAgent(deps: AgentDeps): Agent {
           concurrency: settings.TOOL_CONCURRENCY,
           signal,
           ...(deps.redact ? { redact: deps.redact } : {}),
-          conversation: { key: input.key, principal: input.principal },
+          conversation: {
+            key: input.key,
+            principal: input.principal,
+            askerIsAdmin: input.askerIsAdmin,
+            privatePlace: input.privatePlace,
+          },
           approve: gated(input.approve, { step, signal, emit, clock, checkpoint, decided }),
         },
         (call, o) =>
@@ -272,7 +280,7 @@ export function createAgent(deps: AgentDeps): Agent {
   }
 
   /** The notes for this run's prompt; a run goes on without them when they cannot be read. */
-  async function notesFor(input: RunInput): Promise<string | undefined> {
+  async function notesFor(input: RunInput): Promise<PromptNotes | undefined> {
     if (!deps.notes || !input.key) return undefined;
     try {
       return await deps.notes(input.key, input.principal);

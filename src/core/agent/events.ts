@@ -1,6 +1,7 @@
 import type { Approvers } from '../approvals/approval-policy.js';
 import type { ErrorCode } from '../errors.js';
 import type { ApprovalOutcome } from '../ports/approval-store.js';
+import type { Provenance } from '../util/untrusted.js';
 
 /** Tokens spent by the model over a run (or one call). */
 export interface TokenUsage {
@@ -55,6 +56,11 @@ export type AgentEvent =
    * model (LLM_FALLBACK) answered because the primary was unavailable.
    */
   | { type: 'notice'; code: 'not_remembered' | 'input' | 'model_fallback'; message: string }
+  /**
+   * What the model was handed as quoted data besides the question (thread messages, replied-to messages,
+   * files, other people's notes), with who wrote each: emitted once, before the first model call.
+   */
+  | { type: 'read'; sources: Provenance[] }
   /** One model call finished, spending `usage` (emitted for every call, whatever the run's outcome). */
   | { type: 'usage'; step: number; usage: TokenUsage }
   | { type: 'error'; code: ErrorCode; message: string };

@@ -6,6 +6,7 @@ import { LENGTH_RETRY_REASON } from './notes.js';
 import type { Protocol } from './protocol.js';
 import { announcesStep, finalAnswerStart, parseReactOutput } from './react-parser.js';
 import { createReasoningSteps } from './reasoning-steps.js';
+import { quotedObservation } from './run-tools.js';
 
 /** The stop sequence that keeps the model from inventing its own observations. */
 export const OBSERVATION_STOP = '\nObservation:';
@@ -93,8 +94,11 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
       };
     },
 
-    observationMessages: (_calls, observations) =>
-      observations.map((o) => ({ role: 'user', content: `Observation: ${o.text}` })),
+    observationMessages: (calls, observations) =>
+      observations.map((o, i) => ({
+        role: 'user',
+        content: `Observation: ${quotedObservation(calls[i] ?? { tool: 'unknown' }, o)}`,
+      })),
 
     reminder: (reason) => ({
       role: 'user',

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { isAbortError } from '../errors.js';
-import { type Tool, type ToolImage, ToolInputError } from '../tools/define-tool.js';
+import { type Tool, type ToolContext, type ToolImage, ToolInputError } from '../tools/define-tool.js';
 import { tracedToolCall } from '../tracing/traced-tool.js';
 import { createCallGuard } from '../util/call-guard.js';
 import { createLimiter } from '../util/create-limiter.js';
+import { quote, type UntrustedSource } from '../util/untrusted.js';
 
 /** Longest observation handed back to the model; longer tool output is cut with a marker. */
 export const MAX_OBSERVATION_CHARS = 8000;
@@ -23,8 +24,18 @@ export interface PendingCall {
 export interface Observation {
   text: string;
   ok: boolean;
+  /** How the model is shown it (see util/untrusted.ts): `tool` when absent. */
+  source?: UntrustedSource | undefined;
   /** Images the tool returned, shown to vision models after the observations. */
   images?: readonly ToolImage[];
+}
+
+/** An observation as the model reads it: quoted, naming its source and the tool. */
+export function quotedObservation(
+  call: Pick<PendingCall, 'tool'>,
+  observation: Observation | undefined,
+): string {
+  return quote(observation?.source ?? 'tool', observation?.text ?? '', { tool: call.tool });
 }
 
 /** Settings of tool execution. */
@@ -34,7 +45,7 @@ export interface ToolRunOptions {
   signal: AbortSignal;
   redact?: (text: string) => string;
   /** The run's conversation key and asker, handed to every tool (recall searches only this conversation). */
-  conversation?: { key?: string | undefined; principal?: string | undefined } | undefined;
+  conversation?: Omit<ToolContext, 'signal'> | undefined;
   /**
    * Asked before a call runs, with its checked arguments: undefined lets it run, an observation (a denial)
    * is what the model reads instead. Rejects when the run is stopped while a person decides.
@@ -120,8 +131,7 @@ async function runOne(
       get signal() {
         return guard.signal;
       },
-      key: options.conversation?.key,
-      principal: options.conversation?.principal,
+      ...options.conversation,
     };
     const run = tool.executeWithImages
       ? tool.executeWithImages(parsed.data, context)
@@ -133,6 +143,7 @@ async function runOne(
     return {
       text: bound(options.redact ? options.redact(text) : text),
       ok: true,
+      ...(tool.quotedAs ? { source: tool.quotedAs } : {}),
       ...(images.length > 0 ? { images } : {}),
     };
   } catch (err) {

@@ -6,6 +6,7 @@ import { LENGTH_RETRY } from './notes.js';
 import type { Protocol } from './protocol.js';
 import { announcesStep } from './react-parser/prose.js';
 import { createReasoningSteps } from './reasoning-steps.js';
+import { quotedObservation } from './run-tools.js';
 
 /**
  * Text is held back before streaming it as the answer, since the system prompt asks for one short sentence
@@ -92,7 +93,11 @@ export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], pr
     },
 
     observationMessages: (calls, observations) =>
-      calls.map((call, i) => ({ role: 'tool', toolCallId: call.id, content: observations[i]?.text ?? '' })),
+      calls.map((call, i) => ({
+        role: 'tool',
+        toolCallId: call.id,
+        content: quotedObservation(call, observations[i]),
+      })),
 
     reminder: () => ({ role: 'user', content: reminder }),
     lengthRetry: () => ({ role: 'user', content: LENGTH_RETRY }),

@@ -1,6 +1,7 @@
 import type { AgentCheckpoint, ApprovalGate, GateVerdict } from '../approvals/approval-gate.js';
 import type { ContentPart } from '../llm/types.js';
 import type { ConversationContext } from '../memory/types.js';
+import type { Provenance } from '../util/untrusted.js';
 import type { AgentEventHandler, RunResult } from './events.js';
 
 /** One question to run through the agent loop. */
@@ -10,8 +11,10 @@ export interface RunInput {
   author: string;
   /** The channel's summary and recent turns (empty for a fresh channel). */
   context: ConversationContext;
-  /** Thread context and attachments, as text shown just before the message. */
+  /** Thread context and attachments, quoted, shown just before the message. */
   preface?: string | undefined;
+  /** What the preface quotes, with who wrote it (the reasoning thread shows it). */
+  quoted?: readonly Provenance[] | undefined;
   /** Images sent with the message (vision models). */
   images?: readonly ContentPart[] | undefined;
   signal?: AbortSignal;
@@ -21,6 +24,10 @@ export interface RunInput {
   key?: string | undefined;
   /** Who asks (a principal): whose notes follow them here, and who asked a tool to remember. */
   principal?: string | undefined;
+  /** Whether the asker is an admin (asked only when a tool needs to know: `remember` makes admins' notes instructions). */
+  askerIsAdmin?: (() => Promise<boolean>) | undefined;
+  /** The question was asked in a DM or a private channel: notes made here about the asker stay here. */
+  privatePlace?: boolean | undefined;
   /** What the channel's settings change for this run; the agent's defaults elsewhere. */
   profile?: RunProfile | undefined;
   /** Asked before each tool call; calls whose tool needs a person's approval wait for it. None: all run. */
@@ -39,7 +46,8 @@ export interface RunProfile {
 }
 
 /** A run picked up where its tool calls waited for a person (after a restart, or on another replica). */
-export interface ResumeInput extends Omit<RunInput, 'message' | 'author' | 'context' | 'preface' | 'images'> {
+export interface ResumeInput
+  extends Omit<RunInput, 'message' | 'author' | 'context' | 'preface' | 'quoted' | 'images'> {
   checkpoint: AgentCheckpoint;
   /** The decisions made on the waiting calls, by call id; calls of the step without one are asked again. */
   decided: ReadonlyMap<string, GateVerdict>;

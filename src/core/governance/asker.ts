@@ -21,6 +21,8 @@ export interface Asker {
   channelId?: string | undefined;
   /** A direct message with the bot. */
   dm: boolean;
+  /** A private channel (Slack private channel or group DM, Discord private thread or group DM). */
+  privateChannel?: boolean | undefined;
   /** Discord role IDs the member has. */
   roles?: readonly string[] | undefined;
   /**

@@ -1,6 +1,7 @@
 import { escapeHeaderLines, speakerName } from '../agent/speaker.js';
 import type { ContentPart } from '../llm/types.js';
 import { countTokens, truncateToTokens } from '../memory/tokens.js';
+import { type Provenance, quote } from '../util/untrusted.js';
 import type { Attachment, ContextMessage, InputSettings } from './types.js';
 
 /** Under an answer to a question with an image, when the model cannot see images. */
@@ -16,6 +17,8 @@ export interface PreparedInput {
   notes: string[];
   /** One line per attachment (name, type, size) for memory: never the content. */
   described: string[];
+  /** What the preface quotes, for the reasoning thread: each thread message and file with who wrote it. */
+  quoted: Provenance[];
 }
 
 /** What to prepare: the thread's earlier messages, the files, and a note when the thread could not be read. */
@@ -36,11 +39,12 @@ export function prepareInput(parts: InputParts, settings: InputSettings): Prepar
   const sections: string[] = [];
   const notes: string[] = [];
   const images: PreparedInput['images'] = [];
+  const quoted: Provenance[] = [];
   if (parts.unreadable) {
     notes.push(parts.unreadable);
     sections.push('(The earlier messages of this conversation could not be read; only this one is shown.)');
   }
-  const context = formatContext(parts.context ?? [], settings.CONTEXT_MAX_TOKENS);
+  const context = formatContext(parts.context ?? [], settings.CONTEXT_MAX_TOKENS, quoted);
   if (context) sections.push(context);
   let unseen = false;
   for (const file of parts.attachments ?? []) {
@@ -48,6 +52,7 @@ export function prepareInput(parts: InputParts, settings: InputSettings): Prepar
     switch (file.kind) {
       case 'text':
         sections.push(formatTextFile(head, file, settings.ATTACHMENT_MAX_TOKENS));
+        quoted.push({ source: 'attachment', name: file.name });
         break;
       case 'image':
         if (settings.LLM_VISION) {
@@ -74,6 +79,7 @@ export function prepareInput(parts: InputParts, settings: InputSettings): Prepar
     images,
     notes,
     described: (parts.attachments ?? []).map((file) => `(attached: ${file.name}, ${describeType(file)})`),
+    quoted,
   };
 }
 
@@ -83,24 +89,38 @@ export function rememberedQuestion(text: string, prepared: PreparedInput): strin
 }
 
 /**
- * The earlier messages, oldest first, within `maxTokens`: the newest are kept, an older one that does not
- * fit ends the list (a newest one too long on its own is cut).
+ * The earlier messages, oldest first, within `maxTokens`, each quoted with its author, time and source
+ * (the thread, or the message replied to): the newest are kept, an older one that does not fit ends the
+ * list (a newest one too long on its own is cut).
  */
-function formatContext(messages: readonly ContextMessage[], maxTokens: number): string | undefined {
+function formatContext(
+  messages: readonly ContextMessage[],
+  maxTokens: number,
+  quoted: Provenance[],
+): string | undefined {
   const lines: string[] = [];
+  const kept: Provenance[] = [];
   let used = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
-    const line = `[${speakerName(message.author)} · ${formatTime(message.at)}] ${escapeHeaderLines(message.text.trim())}`;
-    const tokens = countTokens(line);
+    const author = speakerName(message.author);
+    const source = message.source ?? 'thread';
+    const block = (text: string) =>
+      quote(source, escapeHeaderLines(text), { author, at: formatTime(message.at) });
+    const tokens = countTokens(block(message.text.trim()));
     if (used + tokens > maxTokens) {
-      if (lines.length === 0) lines.push(`${truncateToTokens(line, maxTokens)} …`);
+      if (lines.length === 0) {
+        lines.push(block(`${truncateToTokens(message.text.trim(), maxTokens)} …`));
+        kept.push({ source, author });
+      }
       break;
     }
     used += tokens;
-    lines.push(line);
+    lines.push(block(message.text.trim()));
+    kept.push({ source, author });
   }
   if (lines.length === 0) return undefined;
+  quoted.push(...kept.reverse());
   const omitted = messages.length - lines.length;
   const heading =
     omitted > 0
@@ -121,7 +141,7 @@ function formatTextFile(
   } else if (file.cutAtBytes !== undefined) {
     marks.push(`[… cut here: only the first ${file.cutAtBytes.toLocaleString('en')} bytes were read]`);
   }
-  return [`${head}:`, `--- begin ${file.name} ---`, kept, ...marks, `--- end ${file.name} ---`].join('\n');
+  return [`${head}:`, quote('attachment', kept, { name: file.name }), ...marks].join('\n');
 }
 
 function describeType(file: Attachment): string {

@@ -5,6 +5,8 @@ export interface ContextMessage {
   /** When it was written. */
   at: Date;
   text: string;
+  /** How it came to be read: the thread the question is in (default), or the message it replies to. */
+  source?: 'thread' | 'reply' | 'forwarded' | undefined;
 }
 
 /** A file attached to a question, as the adapter downloaded it: its text, an image, or why it was skipped. */

@@ -22,8 +22,14 @@ export interface MemoryCommandsDeps {
 export interface MemoryCommands {
   /** `/memory notes`: the channel's notes and the asker's own, numbered. */
   notes(asker: Asker, key: string): Promise<string>;
-  /** `/memory remember <text>`: a channel note; `me: <text>` makes it the asker's own. */
+  /**
+   * `/memory remember <text>`: a channel note; `me: <text>` makes it the asker's own (kept in this
+   * conversation when said in private), `--everywhere <text>` the asker's own wherever they go. An admin's
+   * note is an instruction; anyone else's is data, quoted with its author.
+   */
   remember(asker: Asker, key: string, text: string): Promise<string>;
+  /** `/memory promote <n>` / `/memory demote <n>` (admins): note n becomes an instruction, or data again. */
+  promote(asker: Asker, key: string, n: number, instruction: boolean): Promise<string>;
   /** `/memory forget <n>`: deletes note n of the list; one's own, or (admins) any of the channel's. */
   forget(asker: Asker, key: string, n: number): Promise<string>;
   /** `/memory forget-me [--everywhere] [principal]`: every row naming the asker (or, for admins, someone). */
@@ -51,27 +57,58 @@ export function createMemoryCommands(deps: MemoryCommandsDeps): MemoryCommands {
     async notes(asker, key) {
       const notes = await visible(asker, key);
       if (notes.length === 0) return 'No notes are kept here. Add one with /memory remember <text>.';
-      const lines = notes.map(
-        (n, i) =>
-          `${i + 1}. ${n.subject === null ? '' : '(about you) '}${n.text} — ${new Date(n.createdAt).toISOString().slice(0, 10)}`,
+      const lines = notes.map((n, i) => {
+        const marks = [
+          n.subject === null ? '' : '(about you) ',
+          n.instruction ? '[instruction] ' : `[data, by ${n.author ?? 'someone'}] `,
+          n.local ? '(only here) ' : '',
+        ].join('');
+        return `${i + 1}. ${marks}${n.text} — ${new Date(n.createdAt).toISOString().slice(0, 10)}`;
+      });
+      return (
+        'Notes kept here (/memory forget <n> removes one; admins: /memory promote <n> makes one an ' +
+        `instruction, /memory demote <n> data again):\n${lines.join('\n')}`
       );
-      return `Notes kept here (/memory forget <n> removes one):\n${lines.join('\n')}`;
     },
     async remember(asker, key, text) {
-      const mine = /^me:\s*/i.test(text);
-      const clean = text
+      let rest = text.trim();
+      const everywhere = /^--everywhere(\s|$)/i.test(rest);
+      if (everywhere) rest = rest.replace(/^--everywhere\s*/i, '');
+      const mine = everywhere || /^me:\s*/i.test(rest);
+      const clean = rest
         .replace(/^me:\s*/i, '')
         .replace(/\s+/g, ' ')
         .trim();
-      if (!clean) return 'Usage: /memory remember <text> (or "me: <text>" for a note about you).';
+      if (!clean)
+        return 'Usage: /memory remember <text> (or "me: <text>" for a note about you, "--everywhere <text>" for one that follows you from a private chat).';
       if (clean.length > MAX_NOTE_CHARS) return `A note is at most ${MAX_NOTE_CHARS} characters.`;
+      const local = mine && !everywhere && (asker.dm || asker.privateChannel === true);
+      const instruction = await admin(asker).catch(() => false);
       await deps.store.addNote({
         key,
         subject: mine ? asker.principal : null,
         text: clean,
         author: asker.principal,
+        instruction,
+        local,
       });
-      return mine ? 'Noted about you; it follows you to other channels.' : 'Noted for this channel.';
+      const kind = instruction
+        ? 'an instruction (you are an admin)'
+        : 'data the bot reads, not an instruction';
+      if (!mine) return `Noted for this channel, as ${kind}.`;
+      return local
+        ? 'Noted about you, in this conversation only (it was said in private; /memory remember --everywhere <text> makes a note that follows you).'
+        : 'Noted about you; it follows you to other channels.';
+    },
+    async promote(asker, key, n, instruction) {
+      if (!(await admin(asker))) return 'Only admins can make a note an instruction or data.';
+      const notes = await visible(asker, key);
+      const note = notes[n - 1];
+      if (!note || !Number.isInteger(n)) return `There is no note ${n}; /memory notes lists them.`;
+      await deps.store.setNoteInstruction(note.id, instruction);
+      return instruction
+        ? `Note ${n} is now an instruction: ${note.text}`
+        : `Note ${n} is now data, not an instruction: ${note.text}`;
     },
     async forget(asker, key, n) {
       const notes = await visible(asker, key);
@@ -111,6 +148,14 @@ export function createMemoryCommands(deps: MemoryCommandsDeps): MemoryCommands {
           if (!/^\d+$/.test(tail))
             return Promise.resolve('Usage: /memory forget <n> (the number /memory notes shows).');
           return commands.forget(asker, key, n);
+        }
+        case 'promote':
+        case 'demote': {
+          if (!/^\d+$/.test(tail))
+            return Promise.resolve(
+              `Usage: /memory ${sub.toLowerCase()} <n> (the number /memory notes shows).`,
+            );
+          return commands.promote(asker, key, Number(tail), sub.toLowerCase() === 'promote');
         }
         case 'forget-me': {
           const everywhere = rest.includes('--everywhere');

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { formatSummaryMessage, formatUserMessage } from '../agent/build-messages.js';
+import { formatHistoryMessage, formatSummaryMessage } from '../agent/build-messages.js';
 import { type Bpe, loadO200k } from './compact-bpe.js';
 import { tokenPieces } from './token-pieces.js';
 import type { Turn } from './types.js';
@@ -43,16 +43,16 @@ export function countTokens(text: string): number {
   return total;
 }
 
-/** Tokens a stored turn costs in a prompt: the user message `[author] question` plus the answer message. */
+/** Tokens a stored turn costs in a prompt: the quoted question plus the answer message. */
 export function turnTokens(turn: Turn): number {
   return (
-    countTokens(formatUserMessage(turn.author, turn.question)) +
+    countTokens(formatHistoryMessage(turn.author, turn.question)) +
     countTokens(turn.answer) +
     2 * MESSAGE_OVERHEAD_TOKENS
   );
 }
 
-/** Tokens the running summary costs in a prompt, shown as its own system message. */
+/** Tokens the running summary costs in a prompt, shown as its own (quoted) message. */
 export function summaryTokens(summary: string): number {
   return countTokens(formatSummaryMessage(summary)) + MESSAGE_OVERHEAD_TOKENS;
 }

@@ -201,12 +201,15 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     const leave =
       request.asker &&
       deps.runPlaces?.enter(key, { asker: request.asker, settingsKey: request.settingsKey ?? key, author });
+    const asker = request.asker;
     const common = {
       signal,
       profile,
       cacheKey: promptCacheKey(key),
       key,
-      principal: request.asker?.principal,
+      principal: asker?.principal,
+      askerIsAdmin: asker && governor ? () => governor.isAdmin(asker) : undefined,
+      privatePlace: asker ? asker.dm || asker.privateChannel === true : undefined,
       approve: gateOf(request, author, question, profile, usageId),
     };
     try {
@@ -223,6 +226,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
                 author,
                 context,
                 preface: prepared?.preface,
+                quoted: prepared?.quoted,
                 images: prepared?.images,
               },
               onEvent,

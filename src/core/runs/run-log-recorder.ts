@@ -78,6 +78,7 @@ export function createRunLogRecorder(
         break;
       case 'answer_delta':
       case 'answer_reset':
+      case 'read':
         break;
     }
   };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolApproval } from '../approvals/approval-policy.js';
 import { ToolError } from '../errors.js';
 import type { ContentPart, ToolSpec } from '../llm/types.js';
+import type { UntrustedSource } from '../util/untrusted.js';
 
 /** What a tool receives besides its input. */
 export interface ToolContext {
@@ -11,6 +12,10 @@ export interface ToolContext {
   key?: string | undefined;
   /** Who asked (a principal such as `slack:T…:U…`), when the platform said. */
   principal?: string | undefined;
+  /** Whether the asker is an admin, looked up only when asked. */
+  askerIsAdmin?: (() => Promise<boolean>) | undefined;
+  /** Asked in a DM or a private channel. */
+  privatePlace?: boolean | undefined;
 }
 
 /** An image a tool returned (base64), for models that can see. */
@@ -36,6 +41,8 @@ export interface Tool<Input = unknown> {
   readonly origin?: 'mcp' | undefined;
   /** Like `execute`, with the images the result carries (MCP tools); preferred when present. */
   executeWithImages?(input: Input, context: ToolContext): Promise<ToolOutput>;
+  /** How its result is quoted to the model: `tool` when absent; `recall` and `knowledge` for what people wrote. */
+  readonly quotedAs?: UntrustedSource | undefined;
 }
 
 /** Options for {@link defineTool}. */
@@ -44,6 +51,7 @@ export interface ToolDefinition<S extends z.ZodType> {
   description: string;
   input: S;
   execute(input: z.output<S>, context: ToolContext): Promise<string> | string;
+  quotedAs?: UntrustedSource | undefined;
 }
 
 /** Error a tool throws to send `message` to the model as the observation, without a stack or prefix. */
@@ -66,6 +74,7 @@ export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): 
     schema: definition.input as unknown as z.ZodType<z.output<S>>,
     parameters,
     execute: async (input, context) => definition.execute(input, context),
+    ...(definition.quotedAs ? { quotedAs: definition.quotedAs } : {}),
   };
 }
 

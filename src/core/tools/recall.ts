@@ -32,6 +32,8 @@ export function createRecallTool(deps: RecallDeps): Tool {
   const bot = deps.botName ?? 'thinkthread';
   return defineTool({
     name: RECALL_TOOL,
+    // What people said earlier: quoted as recalled text, never read as the asker's words.
+    quotedAs: 'recall',
     description:
       "Searches this conversation's full history, including turns long folded into the summary, for exact " +
       'words, dates, numbers, names, decisions or pasted errors. Give a few distinctive keywords; returns the ' +

@@ -41,8 +41,23 @@ export function createRememberTool(deps: RememberDeps): Tool {
           `There are already ${MAX_NOTES} notes; someone must /memory forget some first.`,
         );
       }
-      await deps.notes.addNote({ key: context.key, subject, text: clean, author: context.principal ?? null });
-      return subject ? 'Noted for the person asking.' : 'Noted for this channel.';
+      // An admin's note is an instruction; anyone else's is what they said, quoted with their name.
+      const instruction = (await context.askerIsAdmin?.().catch(() => false)) === true;
+      // Said in private, a note about the asker stays in this conversation.
+      const local = subject !== null && context.privatePlace === true;
+      await deps.notes.addNote({
+        key: context.key,
+        subject,
+        text: clean,
+        author: context.principal ?? null,
+        instruction,
+        local,
+      });
+      return subject
+        ? local
+          ? 'Noted for the person asking, in this conversation only (it was said in private).'
+          : 'Noted for the person asking.'
+        : 'Noted for this channel.';
     },
   });
 }

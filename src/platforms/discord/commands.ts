@@ -131,7 +131,7 @@ export const MEMORY_OPTIONS = {
 } as const;
 
 /** What `/memory action:` can do besides the plain report. */
-export const MEMORY_ACTIONS = ['notes', 'remember', 'forget', 'forget-me'] as const;
+export const MEMORY_ACTIONS = ['notes', 'remember', 'forget', 'promote', 'demote', 'forget-me'] as const;
 
 /**
  * `/memory [action] [text] [number] [everywhere] [person]`: options, not subcommands, because a command
@@ -144,7 +144,7 @@ const MEMORY = new SlashCommandBuilder()
   .addStringOption((o) =>
     o
       .setName(MEMORY_OPTIONS.action)
-      .setDescription('notes, remember, forget or forget-me; the memory report when left out')
+      .setDescription('notes, remember, forget, promote, demote or forget-me; the report when left out')
       .addChoices(...choices(MEMORY_ACTIONS)),
   )
   .addStringOption((o) =>
@@ -156,11 +156,13 @@ const MEMORY = new SlashCommandBuilder()
   .addIntegerOption((o) =>
     o
       .setName(MEMORY_OPTIONS.number)
-      .setDescription('forget: the note’s number in the notes list')
+      .setDescription('forget, promote, demote: the note’s number in the notes list')
       .setMinValue(1),
   )
   .addBooleanOption((o) =>
-    o.setName(MEMORY_OPTIONS.everywhere).setDescription('forget-me: in every channel, not only this one'),
+    o
+      .setName(MEMORY_OPTIONS.everywhere)
+      .setDescription('forget-me: in every channel; remember: a note about you that follows you'),
   )
   .addUserOption((o) =>
     o.setName(MEMORY_OPTIONS.person).setDescription('forget-me: the person to forget (admins only)'),

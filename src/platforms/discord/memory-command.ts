@@ -25,13 +25,18 @@ export function memoryArgs(
       const text = String(raw(interaction, MEMORY_OPTIONS.text) ?? '').trim();
       if (!text)
         return { usage: 'Usage: /memory action:remember text:<the note> ("me: …" for a note about you).' };
-      return { args: `remember ${text}` };
+      const flag = raw(interaction, MEMORY_OPTIONS.everywhere);
+      return { args: `remember ${flag === true || flag === 'true' ? '--everywhere ' : ''}${text}` };
     }
-    case 'forget': {
+    case 'forget':
+    case 'promote':
+    case 'demote': {
       const n = String(raw(interaction, MEMORY_OPTIONS.number) ?? '').trim();
       if (!/^\d+$/.test(n))
-        return { usage: 'Usage: /memory action:forget number:<n> (the number /memory action:notes shows).' };
-      return { args: `forget ${n}` };
+        return {
+          usage: `Usage: /memory action:${action} number:<n> (the number /memory action:notes shows).`,
+        };
+      return { args: `${action} ${n}` };
     }
     case 'forget-me': {
       const flag = raw(interaction, MEMORY_OPTIONS.everywhere);

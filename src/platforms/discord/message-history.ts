@@ -97,19 +97,23 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
     return chain;
   }
 
-  function toContext(m: Message): ContextMessage {
+  function toContext(m: Message, source: ContextMessage['source']): ContextMessage {
     const own = m.author.id === m.client.user.id;
     const files = [...m.attachments.values()].map((a) => `(attached: ${a.name})`);
     const text = [cleanContent(m.content, m.channel), ...files].filter(Boolean).join('\n');
-    return { author: own ? OWN_SPEAKER : displayName(m.member, m.author), at: m.createdAt, text };
+    return { author: own ? OWN_SPEAKER : displayName(m.member, m.author), at: m.createdAt, text, source };
   }
 
   return {
     async read(at, key) {
       if (maxMessages === 0 || (!at.channel.isThread() && !at.reference?.messageId)) return [];
       let found: Message[];
+      const replies = new Set<string>();
       try {
-        found = [...(await threadMessages(at, key)), ...(await replyChain(at))];
+        const thread = await threadMessages(at, key);
+        const chain = await replyChain(at);
+        for (const m of chain) replies.add(m.id);
+        found = [...thread, ...chain];
       } catch (err) {
         if (err instanceof DiscordAPIError && (NOT_ALLOWED.has(Number(err.code)) || err.status === 403)) {
           deps.logger.info(
@@ -126,7 +130,7 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
       return [...byId.values()]
         .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))
         .slice(-maxMessages)
-        .map(toContext);
+        .map((m) => toContext(m, replies.has(m.id) ? 'reply' : 'thread'));
     },
     answered(key, id) {
       lastAnswers.delete(key);

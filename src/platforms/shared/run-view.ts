@@ -2,6 +2,7 @@ import type { AgentEvent, AnswerCut, TokenUsage } from '../../core/agent/events.
 import type { Approvers } from '../../core/approvals/approval-policy.js';
 import type { AskOutcome } from '../../core/assistant.js';
 import type { ErrorCode } from '../../core/errors.js';
+import { readNote } from './read-note.js';
 import { approvalNote, stoppedBy, WORDING } from './wording.js';
 
 /** Where a run stands: waiting for the model, writing its answer, or ended one of three ways. */
@@ -113,6 +114,9 @@ export function applyEvent(view: RunView, event: AgentEvent): boolean {
       return true;
     case 'usage':
       return false;
+    case 'read':
+      view.steps.push({ kind: 'note', text: readNote(event.sources) });
+      return true;
     case 'approval':
       view.approvals = [
         ...(view.approvals ?? []),

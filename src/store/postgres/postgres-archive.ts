@@ -4,7 +4,7 @@ import type { NotesStore, StoredNote } from '../../core/ports/notes-store.js';
 import type { PostgresDb } from './postgres-db.js';
 
 const ARCHIVE_COLUMNS = 'id, key, author, principal, question, answer, created_at AS "createdAt"';
-const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS "createdAt"';
+const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS "createdAt", instruction, local';
 // The expression the optional trigram index (migration 7) is built on; a query must spell it the same.
 const BODY = "(question || ' ' || answer)";
 
@@ -172,17 +172,26 @@ export function postgresArchive(db: PostgresDb): Omit<ArchiveStore, 'forgetPerso
     async addNote(note) {
       const { rows } = await db.query<{ id: number; createdAt: number }>(
         'store a note',
-        `INSERT INTO notes (key, subject, text, author, created_at) VALUES ($1, $2, $3, $4, $5)
-         RETURNING id, created_at AS "createdAt"`,
-        [note.key, note.subject, note.text, note.author, Date.now()],
+        `INSERT INTO notes (key, subject, text, author, created_at, instruction, local)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, created_at AS "createdAt"`,
+        [
+          note.key,
+          note.subject,
+          note.text,
+          note.author,
+          Date.now(),
+          note.instruction === true,
+          note.local === true,
+        ],
       );
-      return { ...note, ...rows[0]! };
+      return { ...note, ...rows[0]!, instruction: note.instruction === true, local: note.local === true };
     },
     async notesFor(key, subject) {
       const { rows } = await db.query<StoredNote>(
         'read the notes',
         `SELECT ${NOTE_COLUMNS} FROM notes
-          WHERE (key = $1 AND subject IS NULL) OR (subject IS NOT NULL AND subject = $2) ORDER BY id`,
+          WHERE (key = $1 AND subject IS NULL) OR (subject IS NOT NULL AND subject = $2 AND (NOT local OR key = $1))
+          ORDER BY id`,
         [key, subject ?? null],
       );
       return rows;
@@ -190,6 +199,13 @@ export function postgresArchive(db: PostgresDb): Omit<ArchiveStore, 'forgetPerso
     async deleteNote(id) {
       const deleted = await db.query('delete a note', 'DELETE FROM notes WHERE id = $1', [id]);
       return deleted.rowCount === 1;
+    },
+    async setNoteInstruction(id, instruction) {
+      const changed = await db.query('change a note', 'UPDATE notes SET instruction = $1 WHERE id = $2', [
+        instruction,
+        id,
+      ]);
+      return changed.rowCount === 1;
     },
   };
 }

@@ -57,4 +57,15 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
   migration(WEB_SESSIONS),
   // 14: a schedule's creator's address, counted by SCHEDULES_PER_PERSON.
   SCHEDULE_ORIGIN_MIGRATION,
+  // 15: which notes are instructions (admins') and which stay in the private conversation they were made in.
+  migration(
+    {
+      sqlite: 'ALTER TABLE notes ADD COLUMN instruction INTEGER NOT NULL DEFAULT 0;',
+      postgres: 'ALTER TABLE notes ADD COLUMN instruction BOOLEAN NOT NULL DEFAULT FALSE;',
+    },
+    {
+      sqlite: 'ALTER TABLE notes ADD COLUMN local INTEGER NOT NULL DEFAULT 0;',
+      postgres: 'ALTER TABLE notes ADD COLUMN local BOOLEAN NOT NULL DEFAULT FALSE;',
+    },
+  ),
 ];

@@ -5,9 +5,17 @@ import type { ArchivedTurn, ArchiveStore } from '../../core/ports/archive-store.
 import type { NotesStore, StoredNote } from '../../core/ports/notes-store.js';
 
 const ARCHIVE_COLUMNS = 'a.id, a.key, a.author, a.principal, a.question, a.answer, a.created_at AS createdAt';
-const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS createdAt';
+const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS createdAt, instruction, local';
 // The speaker column counts for half: a name matching is weaker evidence than the words.
 const RANK = 'bm25(archive_fts, 0.5, 1.0, 1.0)';
+
+/** A notes row as SQLite returns it (booleans as 0/1). */
+type NoteRow = Omit<StoredNote, 'instruction' | 'local'> & { instruction: number; local: number };
+const noteOf = (row: NoteRow): StoredNote => ({
+  ...row,
+  instruction: row.instruction === 1,
+  local: row.local === 1,
+});
 
 /** Documents the rare terms of a query may match together before the commoner ones stop narrowing it. */
 export const NARROW_DOCS = 2000;
@@ -86,12 +94,14 @@ export function sqliteArchive(
     `SELECT ${ARCHIVE_COLUMNS} FROM archive a WHERE a.key = ? AND a.id > ? ORDER BY a.id LIMIT ?`,
   );
   const prune = db.prepare<[number]>('DELETE FROM archive WHERE created_at < ?');
-  const insertNote = db.prepare<[string, string | null, string, string | null, number]>(
-    'INSERT INTO notes (key, subject, text, author, created_at) VALUES (?, ?, ?, ?, ?)',
+  const insertNote = db.prepare<[string, string | null, string, string | null, number, number, number]>(
+    'INSERT INTO notes (key, subject, text, author, created_at, instruction, local) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const selectNotes = db.prepare<[string, string | null], StoredNote>(
+  const promote = db.prepare<[number, number]>('UPDATE notes SET instruction = ? WHERE id = ?');
+  const selectNotes = db.prepare<[string, string | null, string], NoteRow>(
     `SELECT ${NOTE_COLUMNS} FROM notes
-      WHERE (key = ? AND subject IS NULL) OR (subject IS NOT NULL AND subject = ?) ORDER BY id`,
+      WHERE (key = ? AND subject IS NULL) OR (subject IS NOT NULL AND subject = ? AND (local = 0 OR key = ?))
+      ORDER BY id`,
   );
   const deleteNote = db.prepare<[number]>('DELETE FROM notes WHERE id = ?');
 
@@ -130,15 +140,25 @@ export function sqliteArchive(
     async addNote(note) {
       try {
         const createdAt = Date.now();
-        const { lastInsertRowid } = insertNote.run(note.key, note.subject, note.text, note.author, createdAt);
-        return { ...note, id: Number(lastInsertRowid), createdAt };
+        const instruction = note.instruction === true;
+        const local = note.local === true;
+        const { lastInsertRowid } = insertNote.run(
+          note.key,
+          note.subject,
+          note.text,
+          note.author,
+          createdAt,
+          instruction ? 1 : 0,
+          local ? 1 : 0,
+        );
+        return { ...note, id: Number(lastInsertRowid), createdAt, instruction, local };
       } catch (err) {
         throw fail('store a note', err);
       }
     },
     async notesFor(key, subject) {
       try {
-        return selectNotes.all(key, subject ?? null);
+        return selectNotes.all(key, subject ?? null, key).map(noteOf);
       } catch (err) {
         throw fail('read the notes', err);
       }
@@ -148,6 +168,13 @@ export function sqliteArchive(
         return deleteNote.run(id).changes === 1;
       } catch (err) {
         throw fail('delete a note', err);
+      }
+    },
+    async setNoteInstruction(id, instruction) {
+      try {
+        return promote.run(instruction ? 1 : 0, id).changes === 1;
+      } catch (err) {
+        throw fail('change a note', err);
       }
     },
   };

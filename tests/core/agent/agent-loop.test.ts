@@ -8,6 +8,7 @@ import { createOpenAIChatModel } from '../../../src/core/llm/openai-chat-model.j
 import { loadPrompts } from '../../../src/core/prompts.js';
 import { defineTool, type Tool, ToolInputError } from '../../../src/core/tools/define-tool.js';
 import { ServiceError } from '../../../src/core/tools/http.js';
+import { quote } from '../../../src/core/util/untrusted.js';
 import { type FakeOpenAI, type ScriptStep, startFakeOpenAI } from '../../fakes/openai-server.js';
 import { createGate, type Gate } from '../../helpers/gate.js';
 import { waitUntil } from '../../helpers/wait-until.js';
@@ -156,12 +157,16 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
       const assistant = second.messages.at(-2)!;
       const toolMessage = second.messages.at(-1)!;
       expect(assistant.tool_calls).toHaveLength(1);
-      expect(toolMessage).toMatchObject({ role: 'tool', content: '5' });
+      // The tool's result is quoted data, naming the tool.
+      expect(toolMessage).toMatchObject({ role: 'tool', content: quote('tool', '5', { tool: 'add' }) });
       expect(toolMessage.tool_call_id).toBe((assistant.tool_calls![0] as { id: string }).id);
     } else {
       expect(fake.requests[0]!.body.stop).toEqual([OBSERVATION_STOP]);
       expect(fake.requests[0]!.body.tools).toBeUndefined();
-      expect(second.messages.at(-1)).toMatchObject({ role: 'user', content: 'Observation: 5' });
+      expect(second.messages.at(-1)).toMatchObject({
+        role: 'user',
+        content: `Observation: ${quote('tool', '5', { tool: 'add' })}`,
+      });
     }
   });
 
@@ -381,9 +386,12 @@ describe.each(['tools', 'react'] as const)('agent loop (%s protocol)', (protocol
       },
     });
     const messages = fake.requests[0]!.body.messages;
-    expect(messages.map((m) => m.role)).toEqual(['system', 'system', 'user', 'assistant', 'system', 'user']);
-    expect(messages[1]!.content).toContain('Atlas');
-    expect(messages[2]!.content).toBe('[alice] hello');
+    // The summary and the earlier turns retell what people said: quoted history, never instructions.
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'user', 'assistant', 'system', 'user']);
+    expect(messages[1]!.content).toBe(
+      `Summary of the earlier conversation:\n${quote('history', 'Alice works on a project called Atlas.')}`,
+    );
+    expect(messages[2]!.content).toBe(quote('history', 'hello', { author: 'alice' }));
     expect(messages[4]!.content).toMatch(/^Current time: /);
     expect(messages[5]!.content).toBe('[bob] what is my project called?');
   });
@@ -505,7 +513,9 @@ describe('agent loop (tools protocol only)', () => {
       inCallOrder,
     );
     const toolMessages = fake.requests[1]!.body.messages.filter((m) => m.role === 'tool');
-    expect(toolMessages.map((m) => m.content)).toEqual(inCallOrder);
+    expect(toolMessages.map((m) => m.content)).toEqual(
+      inCallOrder.map((text) => quote('tool', text, { tool: 'work' })),
+    );
   });
 
   it('holds back the one sentence before a tool call: it never shows as the answer', async () => {

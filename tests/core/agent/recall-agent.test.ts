@@ -157,13 +157,17 @@ for (const protocol of ['tools', 'react'] as const) {
       fake.script(answer('20 °C'));
       await ask('how warm is it?', 'discord:g:9', ANA);
       const elsewhere = fake.requests.at(-1)!;
-      expect(elsewhere.body.messages[1]).toMatchObject({ role: 'system' });
-      expect(String(elsewhere.body.messages[1]!.content)).toContain('Ana prefers metric units');
-      expect(systemText(elsewhere)).not.toContain('Deploys happen on Tuesdays');
+      // Ana is no admin: her note is what she said, quoted with her name, after the base prompt.
+      expect(elsewhere.body.messages[1]).toMatchObject({ role: 'user' });
+      expect(String(elsewhere.body.messages[1]!.content)).toContain(
+        `<untrusted source="note" author="${ANA}">\n(about the person asking now) Ana prefers metric units\n</untrusted>`,
+      );
+      expect(systemText(elsewhere)).not.toContain('Ana prefers metric units');
+      expect(JSON.stringify(elsewhere.body.messages)).not.toContain('Deploys happen on Tuesdays');
 
       fake.script(answer('ok'));
       await ask('hi', 'discord:g:9', 'discord:someone-else');
-      expect(systemText(fake.requests.at(-1)!)).not.toContain('Ana prefers metric units');
+      expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).not.toContain('Ana prefers metric units');
     });
   });
 }

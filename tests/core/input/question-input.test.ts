@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/core/agent/events.js';
 import { ContextUnavailableError } from '../../../src/core/errors.js';
 import type { ContextMessage } from '../../../src/core/input/types.js';
+import { quote } from '../../../src/core/util/untrusted.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 2, 1, minute));
@@ -26,9 +27,15 @@ describe('what comes with a question: thread context and files', () => {
 
     const messages = t.fake.requests.at(-1)!.body.messages;
     // The remembered turn comes first, unchanged: the prompt's prefix stays cacheable.
-    expect(messages.slice(1, 3).map((m) => m.content)).toEqual(['[Ann] remember this', 'First.']);
+    expect(messages.slice(1, 3).map((m) => m.content)).toEqual([
+      quote('history', 'remember this', { author: 'Ann' }),
+      'First.',
+    ]);
     const text = lastMessage(t);
-    expect(text).toContain('[Bob · 2026-12-02 01:39 UTC] note number 39');
+    // Each thread message is quoted data naming its author and time; the question stays outside.
+    expect(text).toContain(
+      '<untrusted source="thread" author="Bob" at="2026-12-02 01:39 UTC">\nnote number 39\n</untrusted>',
+    );
     expect(text).not.toContain('note number 0\n');
     expect(text).toMatch(/\(\d+ older not shown\)/);
     expect(text.endsWith('[Ann] sum it up')).toBe(true);

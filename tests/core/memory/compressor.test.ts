@@ -8,7 +8,7 @@ import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { waitUntil, withDeadline } from '../../helpers/wait-until.js';
 
 const turn = (n: number): Turn => ({ author: 'alice', question: `question ${n}`, answer: `answer ${n}` });
-const budget: MemoryBudget = { MEMORY_MAX_TOKENS: 40, MEMORY_KEEP_TURNS: 1, MEMORY_SUMMARY_MAX_TOKENS: 100 };
+const budget: MemoryBudget = { MEMORY_MAX_TOKENS: 64, MEMORY_KEEP_TURNS: 1, MEMORY_SUMMARY_MAX_TOKENS: 100 };
 
 /** A summariser whose calls wait until the test settles them. */
 function gatedSummarizer() {

@@ -9,6 +9,7 @@ import {
   truncateToTokens,
   turnTokens,
 } from '../../../src/core/memory/tokens.js';
+import { quote } from '../../../src/core/util/untrusted.js';
 
 // The longest text and the longest run without whitespace the tokenizer is handed, since the last reset.
 const { handed } = vi.hoisted(() => ({ handed: { text: 0, run: 0 } }));
@@ -49,13 +50,16 @@ describe('token counting', () => {
   it('counts a turn as the two messages the agent shows', () => {
     const turn = { author: 'alice', question: 'What is my project called?', answer: 'Atlas.' };
     expect(turnTokens(turn)).toBe(
-      countTokens('[alice] What is my project called?') + countTokens('Atlas.') + 2 * MESSAGE_OVERHEAD_TOKENS,
+      countTokens(quote('history', 'What is my project called?', { author: 'alice' })) +
+        countTokens('Atlas.') +
+        2 * MESSAGE_OVERHEAD_TOKENS,
     );
   });
 
   it('counts the summary with its heading', () => {
     expect(summaryTokens('Alice runs Atlas.')).toBe(
-      countTokens('Summary of the earlier conversation:\nAlice runs Atlas.') + MESSAGE_OVERHEAD_TOKENS,
+      countTokens(`Summary of the earlier conversation:\n${quote('history', 'Alice runs Atlas.')}`) +
+        MESSAGE_OVERHEAD_TOKENS,
     );
   });
 
