@@ -14,11 +14,15 @@ function listedChannel(
 interface Source {
   userId: string;
   guild: boolean;
-  channel: { id: string; isThread(): boolean; parentId?: string | null } | null;
+  channel: { id: string; isThread(): boolean; parentId?: string | null; type?: number } | null;
   channelId: string;
   roles: string[];
   manageGuild: boolean | undefined;
 }
+
+/** Channel types (https://discord.com/developers/docs/resources/channel#channel-object-channel-types). */
+const GROUP_DM = 3;
+const PRIVATE_THREAD = 12;
 
 function askerOf(source: Source): Asker {
   return {
@@ -27,6 +31,8 @@ function askerOf(source: Source): Asker {
     principal: discordPrincipal(source.userId),
     channelId: source.guild ? listedChannel(source.channel, source.channelId) : undefined,
     dm: !source.guild,
+    // A private thread (type 12) or a group DM (type 3): what is said there stays there.
+    privateChannel: source.channel?.type === PRIVATE_THREAD || source.channel?.type === GROUP_DM,
     roles: source.roles,
     platformAdmin: source.manageGuild ?? false,
   };

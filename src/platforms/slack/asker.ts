@@ -37,6 +37,8 @@ export function slackAsker(
       principal: slackPrincipal(userId, team),
       channelId: dm ? undefined : channel,
       dm,
+      // A private channel or a group DM (channel_type `group` / `mpim`): what is said there stays there.
+      privateChannel: channelType === 'group' || channelType === 'mpim',
       get platformAdmin() {
         return user().then((u) => u.admin);
       },
