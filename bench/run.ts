@@ -23,6 +23,7 @@ const SCENARIOS = [
   'schedules',
   'admin-stats',
   'tracing',
+  'injection',
 ] as const;
 
 const args = process.argv.slice(2);
