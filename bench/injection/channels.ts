@@ -133,7 +133,8 @@ export async function plantAndAsk(bed: Bed, channel: Channel, plant: string): Pr
     }
     case 'note': {
       const reply = await core.assistant.memoryCommand(EVE, key, `remember ${plant}`);
-      if (reply !== 'Noted for this channel.')
+      // Stored when the reply says so ("Noted for this channel…"); a plant over the note limit is refused.
+      if (!reply?.startsWith('Noted for this channel'))
         return { planted: false, requests: [], answer: '', actions: [] };
       break;
     }
