@@ -89,7 +89,9 @@ describe('MCP tools over stdio, tools protocol', () => {
       text: 'Error: test__fail failed: the widget is broken',
     });
     const toolMessage = test.fake.requests[1]!.body.messages.find((m) => m.role === 'tool');
-    expect(toolMessage?.content).toBe('Error: test__fail failed: the widget is broken');
+    expect(toolMessage?.content).toBe(
+      '<untrusted source="tool" tool="test__fail">\nError: test__fail failed: the widget is broken\n</untrusted>',
+    );
   });
 
   it('describes images and resource links instead of passing their bytes', async () => {
@@ -259,7 +261,10 @@ describe('MCP tools in the text protocol', () => {
     const system = String(test.fake.requests[0]!.body.messages[0]!.content);
     expect(system).toContain('- test__echo: Repeats the text, shaped by the options.');
     expect(system).toContain('"frame":{"type":"object"');
-    expect(String(test.fake.requests[1]!.body.messages.at(-1)!.content)).toBe('Observation: echo: [hey]');
+    // What an MCP server answers is quoted data naming the tool.
+    expect(String(test.fake.requests[1]!.body.messages.at(-1)!.content)).toBe(
+      'Observation: <untrusted source="tool" tool="test__echo">\necho: [hey]\n</untrusted>',
+    );
   });
 });
 
