@@ -75,6 +75,7 @@ async function fill(store: Store): Promise<void> {
     subject: null,
     text: 'deploys on Tuesdays',
     author: 'discord:1',
+    instruction: true,
   });
 }
 
@@ -207,7 +208,10 @@ postgresSuite('npm run migrate', (base) => {
     expect(archived.map((t) => t.question)).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q8']);
     const verbatim = (await postgres.load('discord:g:c1')).turns.map((t) => t.id);
     expect(archived.slice(2).map((t) => t.id)).toEqual(verbatim);
-    expect((await postgres.notesFor('discord:g:c1')).map((n) => n.text)).toEqual(['deploys on Tuesdays']);
+    // An admin's note stays an instruction in the copy.
+    expect((await postgres.notesFor('discord:g:c1')).map((n) => [n.text, n.instruction])).toEqual([
+      ['deploys on Tuesdays', true],
+    ]);
     const next = await postgres.appendTurn('discord:g:c1', {
       author: 'x',
       question: 'q10',

@@ -104,10 +104,10 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
         }
         if (c.notes.length > 0) {
           await sql(
-            `INSERT INTO notes (key, subject, text, author, created_at)
-             SELECT $1, subject, text, author, created_at
-               FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[]) WITH ORDINALITY
-                    AS t(subject, text, author, created_at, n)
+            `INSERT INTO notes (key, subject, text, author, created_at, instruction, local)
+             SELECT $1, subject, text, author, created_at, instruction, local
+               FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::boolean[], $7::boolean[])
+                    WITH ORDINALITY AS t(subject, text, author, created_at, instruction, local, n)
               ORDER BY n`,
             [
               c.key,
@@ -115,6 +115,8 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
               c.notes.map((n) => n.text),
               c.notes.map((n) => n.author),
               c.notes.map((n) => n.createdAt),
+              c.notes.map((n) => n.instruction === true),
+              c.notes.map((n) => n.local === true),
             ],
           );
         }

@@ -62,6 +62,8 @@ export function openSqliteExport(path: string): SqliteExport {
     const hasSettings = version >= 3;
     const hasArchive = version >= 7;
     const hasSchedules = version >= 9;
+    // Migration 15: notes say whether they are instructions and whether they stay where they were made.
+    const noteKinds = version >= 15 ? 'instruction, local' : '0 AS instruction, 0 AS local';
     const selectConversations = db.prepare<
       [],
       Omit<ExportedConversation, 'turns' | 'archive' | 'notes'> & {
@@ -83,8 +85,11 @@ export function openSqliteExport(path: string): SqliteExport {
         )
       : undefined;
     const selectNotes = hasArchive
-      ? db.prepare<[string], StoredNote>(
-          'SELECT id, key, subject, text, author, created_at AS createdAt FROM notes WHERE key = ? ORDER BY id',
+      ? db.prepare<
+          [string],
+          Omit<StoredNote, 'instruction' | 'local'> & { instruction: number; local: number }
+        >(
+          `SELECT id, key, subject, text, author, created_at AS createdAt, ${noteKinds} FROM notes WHERE key = ? ORDER BY id`,
         )
       : undefined;
     const selectUsage = hasUsage
@@ -118,7 +123,11 @@ export function openSqliteExport(path: string): SqliteExport {
                 answer: t.answer,
                 createdAt: t.createdAt,
               })),
-            notes: selectNotes?.all(c.key) ?? [],
+            notes: (selectNotes?.all(c.key) ?? []).map((n) => ({
+              ...n,
+              instruction: n.instruction === 1,
+              local: n.local === 1,
+            })),
           };
         }
       },
