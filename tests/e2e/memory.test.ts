@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../src/core/agent/events.js';
 import { countTokens, MESSAGE_OVERHEAD_TOKENS, turnTokens } from '../../src/core/memory/tokens.js';
+import { quote } from '../../src/core/util/untrusted.js';
 import { chatResponder, echoSummary, isSummaryRequest, shownText } from '../core/memory/fixture.js';
 import type { RecordedRequest } from '../fakes/openai-server.js';
 import { startTestCore, type TestCore } from '../helpers/test-core.js';
@@ -44,14 +45,15 @@ describe('channel memory through the real core', { timeout: 60_000 }, () => {
 
     await ask(questions[4]!);
     const messages = agentRequests().at(-1)!.body.messages;
+    // The summary and the kept turns retell what people said: quoted history, not instructions.
     expect(messages[1]).toEqual({
-      role: 'system',
-      content: `Summary of the earlier conversation:\n${echoSummary(summaryRequests()[0]!)}`,
+      role: 'user',
+      content: `Summary of the earlier conversation:\n${quote('history', echoSummary(summaryRequests()[0]!))}`,
     });
     expect(messages.slice(2).map((m) => [m.role, m.content])).toEqual([
-      ['user', `[alice] ${questions[2]}`],
+      ['user', quote('history', questions[2]!, { author: 'alice' })],
       ['assistant', `ok: [alice] ${questions[2]}`],
-      ['user', `[alice] ${questions[3]}`],
+      ['user', quote('history', questions[3]!, { author: 'alice' })],
       ['assistant', `ok: [alice] ${questions[3]}`],
       ['system', expect.stringMatching(/^Current time: /)],
       ['user', `[alice] ${questions[4]}`],
@@ -150,7 +152,11 @@ describe('channel memory through the real core', { timeout: 60_000 }, () => {
     const requests = agentRequests();
     for (let i = 0; i < questions.length; i++) {
       const users = requests[i]!.body.messages.filter((m) => m.role === 'user').map((m) => m.content);
-      expect(users).toEqual(questions.slice(0, i + 1).map((q, j) => `[user${j}] ${q}`));
+      expect(users).toEqual(
+        questions
+          .slice(0, i + 1)
+          .map((q, j) => (j === i ? `[user${j}] ${q}` : quote('history', q, { author: `user${j}` }))),
+      );
     }
   });
 

@@ -163,7 +163,9 @@ describe('an MCP server sending odd text', () => {
     test.fake.script({ toolCalls: [{ name: 'evil__flood', arguments: {} }] }, { content: 'Long.' });
     await askWithEvents(test.core.assistant, 'flood me');
     const [sent] = toolMessage(test, 1);
-    expect(sent).toBe(`${'R'.repeat(8000)}\n[… observation cut: 42000 more characters]`);
+    expect(sent).toBe(
+      `<untrusted source="tool" tool="evil__flood">\n${'R'.repeat(8000)}\n[… observation cut: 42000 more characters]\n</untrusted>`,
+    );
   });
 });
 
@@ -221,7 +223,9 @@ describe('an MCP server that never answers', () => {
     test.fake.script({ toolCalls: [{ name: 'evil__hang', arguments: {} }] }, { content: 'It hung.' });
     const { outcome } = await askWithEvents(test.core.assistant, 'hang');
     expect(outcome).toMatchObject({ status: 'answered', text: 'It hung.' });
-    expect(toolMessage(test, 1)).toEqual(['Error: evil__hang timed out after 300 ms.']);
+    expect(toolMessage(test, 1)).toEqual([
+      '<untrusted source="tool" tool="evil__hang">\nError: evil__hang timed out after 300 ms.\n</untrusted>',
+    ]);
   });
 
   it('is given up on after MCP_CONNECT_TIMEOUT_MS, over HTTP and stdio, and the bot starts without it', async () => {

@@ -34,11 +34,11 @@ describe('Discord: /memory notes, remember, forget and forget-me', () => {
     const other = bed.discord.addChannel('elsewhere');
     expect(await memory({ action: 'remember', text: 'me: prefers metric units' })).toMatch(/Noted about you/);
     expect(await memory({ action: 'remember', text: 'deploys happen on Tuesdays' })).toBe(
-      'Noted for this channel.',
+      'Noted for this channel, as data the bot reads, not an instruction.',
     );
 
     const there = await memory({ action: 'notes' }, { channelId: other });
-    expect(there).toMatch(/1\. \(about you\) prefers metric units/);
+    expect(there).toMatch(/1\. \(about you\) \[data, by discord:\d+\] prefers metric units/);
     expect(there).not.toContain('Tuesdays'); // the channel's note stays in its channel
 
     bed.model.script({ content: 'About 5 km.' });
@@ -62,12 +62,12 @@ describe('Discord: /memory notes, remember, forget and forget-me', () => {
     await memory({ action: 'remember', text: 'me: my badge is 4411' });
     await memory({ action: 'remember', text: 'release freeze starts June 2' });
     expect(await memory({ action: 'notes' })).toMatch(
-      /1\. release freeze starts June 2[\s\S]*2\. \(about you\) my badge is 4411/,
+      /1\. \[data, by discord:\d+\] release freeze starts June 2[\s\S]*2\. \(about you\) \[data, by discord:\d+\] my badge is 4411/,
     );
 
     // Bob sees only the channel's note, cannot remove it, and has no note 2 at all.
     const bobs = await memory({ action: 'notes' }, { user: bob });
-    expect(bobs).toMatch(/1\. release freeze starts June 2/);
+    expect(bobs).toMatch(/1\. \[data, by discord:\d+\] release freeze starts June 2/);
     expect(bobs).not.toContain('4411');
     expect(await memory({ action: 'forget', number: '1' }, { user: bob })).toMatch(
       /Only its author or an admin/,

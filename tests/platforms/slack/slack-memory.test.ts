@@ -40,10 +40,12 @@ describe('Slack: /memory notes, remember, forget and forget-me', () => {
 
   it('a note about me made in one channel shows in /memory notes and in the prompt in another', async () => {
     expect(await memory('remember me: prefers metric units')).toMatch(/Noted about you/);
-    expect(await memory('remember deploys happen on Tuesdays')).toBe('Noted for this channel.');
+    expect(await memory('remember deploys happen on Tuesdays')).toBe(
+      'Noted for this channel, as data the bot reads, not an instruction.',
+    );
 
     const there = await memory('notes', ALICE, OTHER);
-    expect(there).toContain('1. (about you) prefers metric units');
+    expect(there).toContain('1. (about you) [data, by slack:T0001:UALICE] prefers metric units');
     expect(there).not.toContain('Tuesdays');
 
     h.model.script({ content: 'About 5 km.' }, { content: 'Three miles.' });
@@ -62,7 +64,7 @@ describe('Slack: /memory notes, remember, forget and forget-me', () => {
     await memory('remember me: my badge is 4411');
     await memory('remember release freeze starts June 2 &amp; lasts &lt;1 week');
     expect(await memory('notes')).toMatch(
-      /1\. release freeze starts June 2 &amp; lasts &lt;1 week[\s\S]*2\. \(about you\) my badge is 4411/,
+      /1\. \[data, by slack:T0001:UALICE\] release freeze starts June 2 &amp; lasts &lt;1 week[\s\S]*2\. \(about you\) \[data, by slack:T0001:UALICE\] my badge is 4411/,
     );
 
     expect(await memory('notes', BOB)).not.toContain('4411');
