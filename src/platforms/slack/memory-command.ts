@@ -19,6 +19,7 @@ export function slackMemoryArgs(text: string, team: string | undefined): string 
 export function slackMemoryUsage(command: string): string {
   return (
     `Usage: ${command} (what I remember here), ${command} notes, ${command} remember <text> ` +
-    `("me: <text>" for a note about you), ${command} forget <n>, ${command} forget-me [--everywhere]`
+    `("me: <text>" for a note about you), ${command} forget <n>, ${command} promote|demote <n> (admins), ` +
+    `${command} forget-me [--everywhere]`
   );
 }
