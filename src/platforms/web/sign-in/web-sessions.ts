@@ -99,6 +99,7 @@ export function createWebSessions(deps: WebSessionsDeps): WebSessions {
         await store.confirmWebSession(row.id, now(), found.roles);
         return { ...user, roles: found.roles };
       case 'outside':
+        retryAt.delete(row.id);
         await endAll(row.principal, `membership: ${found.why}`);
         return undefined;
       case 'unknown':
