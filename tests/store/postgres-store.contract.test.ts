@@ -1,6 +1,7 @@
 import type { Store } from '../../src/core/ports/store.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
+import { appSecretsContract } from '../contract/app-secrets-contract.js';
 import { approvalWaitsContract } from '../contract/approval-waits-contract.js';
 import { approvalsContract } from '../contract/approvals-contract.js';
 import { archiveContract } from '../contract/archive-contract.js';
@@ -61,6 +62,7 @@ postgresSuite('Postgres store contract', (url) => {
   archiveContract('Postgres', openFixture);
   webChatsContract('Postgres', openFixture);
   webSessionsContract('Postgres', openFixture);
+  appSecretsContract('Postgres', openFixture);
   runLogsContract('Postgres', openFixture);
   schedulesContract('Postgres', openFixture);
   approvalsContract('Postgres', openFixture);

@@ -1,3 +1,4 @@
+import type { AppSecretStore } from './app-secret-store.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { ApprovalWaitStore } from './approval-wait-store.js';
 import type { ArchiveStore } from './archive-store.js';
@@ -26,4 +27,5 @@ export type Store = ConversationStore &
   ScheduleStore &
   RunLogStore &
   ApprovalStore &
-  ApprovalWaitStore;
+  ApprovalWaitStore &
+  AppSecretStore;

@@ -307,6 +307,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   return {
     name: 'web',
     async start() {
+      await auth.keepSecret();
       started = true;
       auth.startSweeping();
       const where =

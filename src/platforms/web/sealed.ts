@@ -3,14 +3,16 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 /**
  * Values the server gives the browser to keep and hand back (cookies): sealed with AES-256-GCM, so the
  * browser can neither read nor change them, and each kind (`purpose`) cannot stand for another. The key
- * comes from WEB_SESSION_SECRET, so every replica opens what any other sealed; without it, a random key per
- * process start (every cookie is then new after a restart).
+ * comes from WEB_SESSION_SECRET, so every replica opens what any other sealed; without it, from a secret the
+ * bot generated and keeps in its store (see web-auth.ts), else a random key per process start.
  */
 export interface Sealer {
   /** `payload` sealed for `purpose`, valid for `ttlSeconds`. */
   seal(purpose: string, payload: Record<string, unknown>, ttlSeconds: number): string;
   /** The payload sealed for `purpose`, or undefined when `value` is forged, altered, of another purpose or expired. */
   open(purpose: string, value: string | undefined): Record<string, unknown> | undefined;
+  /** Keys it by `secret` from now on (a kept secret read at start, before anything was sealed). */
+  useSecret(secret: string): void;
 }
 
 const IV_BYTES = 12;
@@ -18,10 +20,13 @@ const TAG_BYTES = 16;
 
 /** A sealer keyed by `secret` (any length; derived with HKDF), or by a random key when there is none. */
 export function createSealer(secret: string | undefined, now: () => number = Date.now): Sealer {
-  const key = secret
-    ? Buffer.from(hkdfSync('sha256', secret, 'thinkthread', 'web chat cookies v1', 32))
-    : randomBytes(32);
+  const derive = (from: string) =>
+    Buffer.from(hkdfSync('sha256', from, 'thinkthread', 'web chat cookies v1', 32));
+  let key = secret ? derive(secret) : randomBytes(32);
   return {
+    useSecret(kept) {
+      key = derive(kept);
+    },
     seal(purpose, payload, ttlSeconds) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { listNames } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
+import type { AppSecretStore } from '../../core/ports/app-secret-store.js';
 import type { WebSessionStore } from '../../core/ports/web-session-store.js';
 import { createTokenGate, type TokenGate } from './access-token.js';
 import { type AdminGate, createAdminGate } from './admin/admin-gate.js';
@@ -14,6 +16,15 @@ import type { SignInProvider } from './sign-in/provider.js';
 import { createSessionCookies, type SessionCookies } from './sign-in/session.js';
 import { createWebSessions, type WebSessions } from './sign-in/web-sessions.js';
 import { createWebGate, type WebGate } from './web-gate.js';
+
+/** The name the generated cookie key is kept under. */
+const KEPT_SECRET = 'web_session_secret';
+
+/** The bot's store as a keeper of secrets, when it is the whole store. */
+function secretStoreOf(store: unknown): AppSecretStore | undefined {
+  const candidate = store as Partial<AppSecretStore> | undefined;
+  return typeof candidate?.appSecret === 'function' ? (candidate as AppSecretStore) : undefined;
+}
 
 /** How often sessions past their idle or absolute limit are deleted. */
 const SWEEP_MS = 3600_000;
@@ -30,6 +41,11 @@ export interface WebAuth {
   sessionStore: WebSessionStore;
   gate: WebGate;
   adminGate: AdminGate;
+  /**
+   * Without WEB_SESSION_SECRET, keys the cookies by a secret generated once and kept in the store, so a
+   * restart (or another replica on the same database) keeps everyone's sessions and chats. Call before serving.
+   */
+  keepSecret(): Promise<void>;
   /** Deletes expired sessions now and every hour, until {@link WebAuth.stopSweeping}. */
   startSweeping(): void;
   stopSweeping(): void;
@@ -93,6 +109,11 @@ export function createWebAuth(config: Config, deps: WebAuthDeps): WebAuth {
       idleMs: config.WEB_SESSION_IDLE,
       now,
     }),
+    async keepSecret() {
+      const kept = secretStoreOf(deps.store);
+      if (config.WEB_SESSION_SECRET || !kept) return;
+      sealer.useSecret(await kept.appSecret(KEPT_SECRET, () => randomBytes(32).toString('base64url')));
+    },
     startSweeping() {
       if (!signedIn || sweeper) return;
       void sweep();

@@ -1,5 +1,6 @@
 import type { ConversationStore, StoredTurn } from '../../core/ports/conversation-store.js';
 import type { Store } from '../../core/ports/store.js';
+import { postgresAppSecrets } from './postgres-app-secrets.js';
 import { postgresApprovalWaits } from './postgres-approval-waits.js';
 import { postgresApprovals } from './postgres-approvals.js';
 import { postgresArchive } from './postgres-archive.js';
@@ -50,6 +51,7 @@ export async function openPostgresStore(
     ...postgresForget(db),
     ...postgresWebChats(db),
     ...postgresWebSessions(db),
+    ...postgresAppSecrets(db),
     ...postgresSchedules(db),
     ...postgresRunLogs(db),
     ...postgresApprovals(db),

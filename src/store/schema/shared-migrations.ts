@@ -7,6 +7,7 @@ import { migration } from './render-migrations.js';
 import { SCHEDULE_ORIGIN_MIGRATION } from './schedule-origin-migration.js';
 import { SCHEDULES } from './schedule-tables.js';
 import type { Migration } from './schema-types.js';
+import { APP_SECRETS } from './secret-tables.js';
 import { WEB_SESSIONS } from './session-tables.js';
 import { RUN_LOG_TOOLS, RUN_LOGS } from './usage-tables.js';
 
@@ -68,4 +69,6 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
       postgres: 'ALTER TABLE notes ADD COLUMN local BOOLEAN NOT NULL DEFAULT FALSE;',
     },
   ),
+  // 16: secrets the bot made for itself (the web chat's cookie key without WEB_SESSION_SECRET).
+  migration(APP_SECRETS),
 ];

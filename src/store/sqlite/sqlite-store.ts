@@ -12,6 +12,7 @@ import type {
 } from '../../core/ports/conversation-store.js';
 import type { Store } from '../../core/ports/store.js';
 import { guardFile } from './guard-file.js';
+import { sqliteAppSecrets } from './sqlite-app-secrets.js';
 import { sqliteApprovalWaits } from './sqlite-approval-waits.js';
 import { sqliteApprovals } from './sqlite-approvals.js';
 import { sqliteArchive } from './sqlite-archive.js';
@@ -197,6 +198,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteForget(db, fail),
     ...sqliteWebChats(db, fail),
     ...sqliteWebSessions(db, fail),
+    ...sqliteAppSecrets(db, fail),
     ...sqliteSchedules(db, fail),
     ...sqliteRunLogs(db, fail),
     ...sqliteApprovals(db, fail),
