@@ -29,6 +29,12 @@ import { type Coordination, openCoordination } from './store/open-coordination.j
 import { watchStore } from './store/store-watchdog.js';
 import { startTracing } from './tracing/start-tracing.js';
 
+/** Why a bot with no platform and no input stops. */
+const NOTHING_TO_SERVE =
+  'no platform is configured and standard input is empty, so there is no one to answer. Set WEB_CHAT=true ' +
+  '(with WEB_CHAT_TOKEN and WEB_HOST=0.0.0.0 to reach it from outside a container), DISCORD_TOKEN or ' +
+  'SLACK_BOT_TOKEN; or run it in a terminal to chat there.';
+
 /** Composition root: config → core → platforms and the HTTP server → graceful shutdown. */
 async function main(): Promise<void> {
   dotenv.config({ quiet: true });
@@ -197,6 +203,11 @@ async function main(): Promise<void> {
   core.approvals?.start(resumerThrough(deliverers));
   if (chat) {
     await chat.finished;
+    if (!stopping && !process.stdin.isTTY && chat.lines === 0) {
+      // A container (or a service) with only a model set: nothing to chat in, so say what to set, not loop.
+      process.stderr.write(`thinkthread: ${NOTHING_TO_SERVE}\n`);
+      await shutdown('no platform and no input', 1);
+    }
     // Piped, a failed or refused question (or an unknown command) makes the exit code 1, so a script can tell.
     await shutdown('end of input', !process.stdin.isTTY && chat.failures > 0 ? 1 : 0);
   }

@@ -43,6 +43,8 @@ export interface ConsoleChat extends PlatformAdapter {
    * were unknown commands: non-zero means the process should exit non-zero, so a script can tell.
    */
   readonly failures: number;
+  /** How many lines were read: none when standard input ended at once (a container's /dev/null). */
+  readonly lines: number;
 }
 
 /** The reply to a `/word` that is no command. */
@@ -82,6 +84,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   let rl: ReturnType<typeof createInterface> | undefined;
   const feed = createLineFeed();
   let failures = 0;
+  let lines = 0;
   const stopping = new AbortController();
 
   const prompts = {
@@ -190,6 +193,9 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
     get failures() {
       return failures;
     },
+    get lines() {
+      return lines;
+    },
     async start() {
       rl = createInterface({ input: options.input, output: tty ? output : undefined, terminal: tty });
       if (tty) {
@@ -202,7 +208,10 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
           else rl?.close();
         });
       }
-      rl.on('line', (line) => feed.push(line));
+      rl.on('line', (line) => {
+        lines++;
+        feed.push(line);
+      });
       rl.on('close', () => feed.push(undefined));
       void (async () => {
         try {

@@ -110,6 +110,16 @@ describe('terminal chat (spawned like `npm start`, stdin piped)', () => {
     ]);
   });
 
+  it('with only a model set and nothing on standard input (a container), says what to set and exits 1', async () => {
+    const bot = spawnBot(env(), { cwd: dir });
+    bot.child.stdin!.end();
+    expect(await bot.exited).toBe(1);
+    expect(bot.stderr()).toMatch(/no platform is configured and standard input is empty/);
+    for (const name of ['WEB_CHAT=true', 'DISCORD_TOKEN', 'SLACK_BOT_TOKEN'])
+      expect(bot.stderr()).toContain(name);
+    expect(fake.requests).toEqual([]);
+  });
+
   it('with no model configured, names what to set and exits non-zero without a stack trace', async () => {
     const bot = spawnBot({ DATABASE_URL: `sqlite:${join(dir, 'bot.db')}` }, { cwd: dir });
     bot.child.stdin!.end();
