@@ -45,13 +45,9 @@ export function createDiscordMembership(options: DiscordMembershipOptions): Disc
   const bot = options.botToken ? `Bot ${options.botToken}` : undefined;
   let listed: { at: number; guilds: Guild[] } | undefined;
 
+  /** The servers that count; DISCORD_GUILD_ID is named only by {@link namedGuilds} (checks need no name). */
   const botGuilds = async (): Promise<Guild[] | undefined> => {
-    if (options.guildId) {
-      if (!bot) return [{ id: options.guildId }];
-      const { status, body } = await getJson(`${api}/guilds/${options.guildId}`, bot);
-      const name = status === 200 && typeof body?.name === 'string' ? body.name : undefined;
-      return [{ id: options.guildId, name }];
-    }
+    if (options.guildId) return [{ id: options.guildId }];
     if (!bot) return undefined;
     if (listed && Date.now() - listed.at < GUILD_LIST_MS) return listed.guilds;
     const guilds: Guild[] = [];
@@ -66,6 +62,15 @@ export function createDiscordMembership(options: DiscordMembershipOptions): Disc
     }
     listed = { at: Date.now(), guilds };
     return guilds;
+  };
+
+  /** The servers with their names, for the refusal page: DISCORD_GUILD_ID's read with the bot token when there is one. */
+  const namedGuilds = async (): Promise<Guild[] | undefined> => {
+    if (!options.guildId || !bot) return botGuilds();
+    const { status, body } = await getJson(`${api}/guilds/${options.guildId}`, bot);
+    return [
+      { id: options.guildId, name: status === 200 && typeof body?.name === 'string' ? body.name : undefined },
+    ];
   };
 
   const memberIn = async (guild: string, userId: string, userToken: string | undefined) => {
@@ -100,7 +105,7 @@ export function createDiscordMembership(options: DiscordMembershipOptions): Disc
       return unknown ?? { status: 'outside', why: 'not a member of the deployment’s Discord servers' };
     },
     async describe() {
-      const guilds = (await botGuilds().catch(() => undefined)) ?? [];
+      const guilds = (await namedGuilds().catch(() => undefined)) ?? [];
       const named = guilds.slice(0, 3).map((g) => (g.name ? `“${g.name}”` : `the server ${g.id}`));
       if (named.length === 0) return 'the Discord servers this bot serves';
       const more =
