@@ -9,7 +9,6 @@ import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { AUTH_COOKIE } from './access-token.js';
-import { runLogStoreOf } from './admin/admin-gate.js';
 import { mountAdmin } from './admin/admin-routes.js';
 import { createBackoff } from './backoff.js';
 import { mountChatRoutes } from './chat-routes.js';
@@ -28,6 +27,7 @@ import { SECURITY_HEADERS } from './security-headers.js';
 import { mountSignIn } from './sign-in/routes.js';
 import { startRun, WEB_AUTHOR } from './start-run.js';
 import { mountStaticFiles } from './static-files.js';
+import { storeView } from './store-view.js';
 import { createStreamCaps } from './stream-caps.js';
 import type { Api } from './web-api.js';
 import { createWebAuth } from './web-auth.js';
@@ -128,7 +128,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     gate: auth.adminGate,
     sessions: auth.sessionStore,
     signedIn,
-    store: options.runLogs ?? runLogStoreOf(chats),
+    store: options.runLogs ?? storeView<RunLogStore>(chats, 'listRuns', 'adminStats', 'runDetail'),
     assistant,
     logger,
     cookieOptions,

@@ -33,11 +33,3 @@ export function memoryWebSessions(): WebSessionStore {
       drop((s) => s.lastSeen >= idleBefore && s.createdAt >= createdBefore),
   };
 }
-
-/** The bot's store as a session store, when the store handed to the web chat is the whole one. */
-export function webSessionStoreOf(store: unknown): WebSessionStore | undefined {
-  const candidate = store as Partial<WebSessionStore> | undefined;
-  return typeof candidate?.webSession === 'function' && typeof candidate.createWebSession === 'function'
-    ? (candidate as WebSessionStore)
-    : undefined;
-}

@@ -9,22 +9,17 @@ import { type AdminGate, createAdminGate } from './admin/admin-gate.js';
 import { type CookieOptions, secureCookies } from './cookies.js';
 import { createIdentities, type Identities } from './identity.js';
 import { isLoopback } from './loopback.js';
-import { memoryWebSessions, webSessionStoreOf } from './memory-web-sessions.js';
+import { memoryWebSessions } from './memory-web-sessions.js';
 import { createSealer } from './sealed.js';
 import { createSignInProvider } from './sign-in/create-provider.js';
 import type { SignInProvider } from './sign-in/provider.js';
 import { createSessionCookies, type SessionCookies } from './sign-in/session.js';
 import { createWebSessions, type WebSessions } from './sign-in/web-sessions.js';
+import { storeView } from './store-view.js';
 import { createWebGate, type WebGate } from './web-gate.js';
 
 /** The name the generated cookie key is kept under. */
 const KEPT_SECRET = 'web_session_secret';
-
-/** The bot's store as a keeper of secrets, when it is the whole store. */
-function secretStoreOf(store: unknown): AppSecretStore | undefined {
-  const candidate = store as Partial<AppSecretStore> | undefined;
-  return typeof candidate?.appSecret === 'function' ? (candidate as AppSecretStore) : undefined;
-}
 
 /** How often sessions past their idle or absolute limit are deleted. */
 const SWEEP_MS = 3600_000;
@@ -70,7 +65,10 @@ export function createWebAuth(config: Config, deps: WebAuthDeps): WebAuth {
   const sessionCookies = createSessionCookies(sealer, cookieOptions);
   const token = createTokenGate(config.WEB_AUTH === 'token' ? config.WEB_CHAT_TOKEN : undefined);
   const provider = createSignInProvider(config);
-  const sessionStore = deps.sessions ?? webSessionStoreOf(deps.store) ?? memoryWebSessions();
+  const sessionStore =
+    deps.sessions ??
+    storeView<WebSessionStore>(deps.store, 'webSession', 'createWebSession') ??
+    memoryWebSessions();
   const signedIn = provider
     ? createWebSessions({
         store: sessionStore,
@@ -110,7 +108,7 @@ export function createWebAuth(config: Config, deps: WebAuthDeps): WebAuth {
       now,
     }),
     async keepSecret() {
-      const kept = secretStoreOf(deps.store);
+      const kept = storeView<AppSecretStore>(deps.store, 'appSecret');
       if (config.WEB_SESSION_SECRET || !kept) return;
       sealer.useSecret(await kept.appSecret(KEPT_SECRET, () => randomBytes(32).toString('base64url')));
     },

@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../../../config.js';
 import { listNames } from '../../../core/governance/principal.js';
-import type { RunLogStore } from '../../../core/ports/run-log-store.js';
 import type { WebSessionStore } from '../../../core/ports/web-session-store.js';
 import { hasBearer } from '../../../server/bearer.js';
 import { createTokenGate, type TokenGate } from '../access-token.js';
@@ -10,7 +9,7 @@ import { readCookies } from '../cookies.js';
 import { newId } from '../identity.js';
 import { signInReturningTo } from '../sign-in/routes.js';
 import type { SessionCookies } from '../sign-in/session.js';
-import { sessionRowId, type WebSessions } from '../sign-in/web-sessions.js';
+import { outlived, sessionRowId, touched, type WebSessions } from '../sign-in/web-sessions.js';
 
 /** The cookie an ADMIN_TOKEN login earns: a sealed random session ID, fresh at every login. */
 export const ADMIN_COOKIE = 'tt_admin';
@@ -73,15 +72,11 @@ export function createAdminGate(config: Config, deps: AdminGateDeps): AdminGate 
     const row = await store.webSession(sessionRowId(id));
     if (!row || row.principal !== ADMIN_PRINCIPAL) return false;
     const at = now();
-    if (
-      row.userId !== fingerprint ||
-      at - row.createdAt > ADMIN_SESSION_MS ||
-      at - row.lastSeen > deps.idleMs
-    ) {
+    if (row.userId !== fingerprint || outlived(row, { idleMs: deps.idleMs, maxMs: ADMIN_SESSION_MS }, at)) {
       await store.deleteWebSession(row.id);
       return false;
     }
-    if (at - row.lastSeen >= 60_000) await store.touchWebSession(row.id, at);
+    await touched(store, row, at);
     return true;
   };
 
@@ -133,14 +128,4 @@ export function createAdminGate(config: Config, deps: AdminGateDeps): AdminGate 
       return cookies.clear(ADMIN_COOKIE, 'Strict');
     },
   };
-}
-
-/** The bot's store as the admin page reads it, when the store handed to the web chat is the whole one. */
-export function runLogStoreOf(store: unknown): RunLogStore | undefined {
-  const candidate = store as Partial<RunLogStore> | undefined;
-  return typeof candidate?.listRuns === 'function' &&
-    typeof candidate.adminStats === 'function' &&
-    typeof candidate.runDetail === 'function'
-    ? (candidate as RunLogStore)
-    : undefined;
 }

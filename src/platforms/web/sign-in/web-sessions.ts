@@ -55,11 +55,25 @@ export interface WebSessionsDeps {
   now: () => number;
 }
 
-/** Use is recorded at most this often per session (one write a minute, not one per request). */
+/** Use is recorded at most this often per session. */
 const TOUCH_MS = 60_000;
 /** A membership check that could not tell is tried again after this long. */
 const RETRY_CHECK_MS = 60_000;
 const GRANT = 'grant';
+
+/** Whether `row` is past its limits at `at`: unused longer than `idleMs`, or older than `maxMs`. */
+export function outlived(
+  row: WebSession,
+  limits: Pick<SessionTimes, 'idleMs' | 'maxMs'>,
+  at: number,
+): boolean {
+  return at - row.lastSeen > limits.idleMs || at - row.createdAt > limits.maxMs;
+}
+
+/** Records that `row` was used at `at`, at most once a minute (one write a minute, not one per request). */
+export async function touched(store: WebSessionStore, row: WebSession, at: number): Promise<void> {
+  if (at - row.lastSeen >= TOUCH_MS) await store.touchWebSession(row.id, at);
+}
 
 /** The row ID of a cookie's session ID: the ID itself is never stored, so a database leak gives no cookies. */
 export function sessionRowId(sessionId: string): string {
@@ -135,7 +149,7 @@ export function createWebSessions(deps: WebSessionsDeps): WebSessions {
       const row = await store.webSession(rowId);
       if (!row) return undefined;
       const at = now();
-      if (at - row.lastSeen > times.idleMs || at - row.createdAt > times.maxMs) {
+      if (outlived(row, times, at)) {
         await store.deleteWebSession(rowId);
         return undefined;
       }
@@ -150,7 +164,7 @@ export function createWebSessions(deps: WebSessionsDeps): WebSessions {
       }
       const user = await pending;
       if (!user) return undefined;
-      if (at - row.lastSeen >= TOUCH_MS) await store.touchWebSession(rowId, at);
+      await touched(store, row, at);
       return { user, sessionId: rowId };
     },
     async end(jar) {
