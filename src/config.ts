@@ -215,6 +215,8 @@ const schema = z.object({
   // What the bot reads besides the question
   CONTEXT_MAX_MESSAGES: z.coerce.number().int().min(0).max(1000).default(50),
   CONTEXT_MAX_TOKENS: int(3000),
+  FOLLOW_THREADS: bool(true),
+  FOLLOW_IDLE: duration('24h'),
   ATTACHMENT_MAX_BYTES: int(1_000_000),
   ATTACHMENT_MAX_TOKENS: int(8000),
 

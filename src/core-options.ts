@@ -2,6 +2,7 @@ import { type Config, SECRET_KEYS } from './config.js';
 import type { ApprovalSettings } from './core/approvals/approval-policy.js';
 import type { CoreOptions } from './core/create-core.js';
 import { ConfigError } from './core/errors.js';
+import type { FollowSettings } from './core/follow/thread-follows.js';
 import { createRedactor } from './core/logger.js';
 import type { RecallSettings } from './core/memory/types.js';
 import type { ScheduleSettings } from './core/schedules/schedule-settings.js';
@@ -176,6 +177,11 @@ export function approvalSettingsFrom(config: Config): ApprovalSettings {
     APPROVAL_TIMEOUT_MS: config.APPROVAL_TIMEOUT_MS,
     APPROVAL_DEFAULT_MCP: config.APPROVAL_DEFAULT_MCP,
   };
+}
+
+/** Whether and how long threads are followed: the caller pairs it with the store that keeps them. */
+export function followSettingsFrom(config: Config): FollowSettings {
+  return { FOLLOW_THREADS: config.FOLLOW_THREADS, FOLLOW_IDLE: config.FOLLOW_IDLE };
 }
 
 /** The archive's and notes' budgets: the caller pairs them with the store that keeps both. */

@@ -13,6 +13,7 @@ import {
   approvalSettingsFrom,
   coreOptionsFrom,
   fallbackKeys,
+  followSettingsFrom,
   recallSettingsFrom,
   scheduleSettingsFrom,
 } from './core-options.js';
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
       schedules: { store, settings: scheduleSettingsFrom(config) },
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       approvals: { store, waits: store, settings: approvalSettingsFrom(config) },
+      follows: { store, settings: followSettingsFrom(config) },
       observer: metrics?.observer,
       logger,
     });
@@ -130,6 +132,7 @@ async function main(): Promise<void> {
         line: noticingWaits(runQueue, store, logger),
         shards: coordination.shards,
         store,
+        follows: core.follows,
       }),
     );
   }

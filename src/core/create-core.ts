@@ -5,6 +5,7 @@ import type { ApprovalSettings } from './approvals/approval-policy.js';
 import { createApprovalsCommand } from './approvals/approvals-command.js';
 import { type Approvals, createApprovals } from './approvals/create-approvals.js';
 import type { Assistant } from './assistant.js';
+import { createThreadFollows, type FollowSettings, type ThreadFollows } from './follow/thread-follows.js';
 import { createGovernor, type GovernanceSettings } from './governance/governor.js';
 import type { InputSettings } from './input/types.js';
 import { createModelChains, type FallbackSettings } from './llm/create-model-chains.js';
@@ -29,6 +30,7 @@ import type { RunLogStore } from './ports/run-log-store.js';
 import type { RunObserver } from './ports/run-observer.js';
 import type { RunQueue } from './ports/run-queue.js';
 import type { ScheduleStore } from './ports/schedule-store.js';
+import type { ThreadFollowStore } from './ports/thread-follow-store.js';
 import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
@@ -56,6 +58,8 @@ export interface Core {
    * process stopped while a call waited go on here once decided; absent when no approvals are kept.
    */
   approvals?: Pick<Approvals, 'start' | 'stop' | 'sweep'> | undefined;
+  /** Threads the bot answered in, whose follow-ups it answers without a mention; absent when not kept. */
+  follows?: ThreadFollows | undefined;
   /** Finishes work in flight (runs, memory compression); the store stays open for whoever opened it. */
   close(): Promise<void>;
 }
@@ -120,6 +124,8 @@ export interface CoreOptions {
    * drops any left from before); none are kept when unset.
    */
   runLogs?: { store: RunLogStore; days: number } | undefined;
+  /** Where followed threads are kept and FOLLOW_THREADS / FOLLOW_IDLE; without it only mentions are answered. */
+  follows?: { store: ThreadFollowStore; settings: FollowSettings; now?: () => number } | undefined;
   /**
    * Tool calls that wait for a person (APPROVERS, APPROVAL_TIMEOUT_MS, APPROVAL_DEFAULT_MCP) and where the
    * decisions and per-channel grants are kept; without it every call runs at once.
@@ -249,7 +255,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   const settings = createSettingsService({
     store: options.settings,
-    defaults: { model: options.model.model, protocol: options.agent.AGENT_PROTOCOL },
+    defaults: {
+      model: options.model.model,
+      protocol: options.agent.AGENT_PROTOCOL,
+      follow: options.follows?.settings.FOLLOW_THREADS ?? true,
+    },
     models: options.models ?? [],
     groups: () => tools.groups(),
     logger,
@@ -310,10 +320,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       stopRunLogRetention?.();
     },
   });
+  const follows = options.follows
+    ? createThreadFollows({
+        store: options.follows.store,
+        settings: options.follows.settings,
+        followsIn: async (settingsKey) => (await settings.inForce(settingsKey)).follow,
+        logger,
+        now: options.follows.now,
+      })
+    : undefined;
   return {
     assistant,
     schedules: scheduler,
     approvals,
+    follows,
     close: async () => {
       await scheduler?.stop();
       await approvals?.stop();

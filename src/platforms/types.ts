@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Assistant } from '../core/assistant.js';
+import type { ThreadFollows } from '../core/follow/thread-follows.js';
 import type { Logger, SecretPattern } from '../core/logger.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { WebChatStore } from '../core/ports/web-chat-store.js';
@@ -39,6 +40,8 @@ export interface PlatformDeps {
   line?: RunQueue | undefined;
   /** The bot's database, for what a platform keeps itself (the web chat's conversations and their steps). */
   store?: WebChatStore | undefined;
+  /** Threads the bot answered in, whose follow-ups need no mention; unset: only mentions are answered. */
+  follows?: ThreadFollows | undefined;
   /** Discord shard leases shared by replicas; unset for one process (no election). */
   shards?: ShardLeases | undefined;
 }

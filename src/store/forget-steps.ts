@@ -93,6 +93,11 @@ export const FORGET_STEPS: readonly ForgetStep[] = [
   },
   // Signed-in web sessions belong to no channel: only forgetting everywhere signs the person out.
   both(`DELETE FROM web_sessions WHERE principal = @principal AND CAST(@key AS TEXT) IS NULL`, 'sessions'),
+  // Threads followed for them, in the channel (its threads' keys extend its own) or everywhere.
+  both(
+    `DELETE FROM followed_threads WHERE asker = @principal
+      AND (CAST(@key AS TEXT) IS NULL OR key = @key OR key LIKE @key || ':%')`,
+  ),
 ];
 
 /** The parameters of a forget-me's statements. */

@@ -183,6 +183,8 @@ export const DISCORD_ERRORS = {
   /** https://discord.com/developers/docs/topics/opcodes-and-status-codes#json-json-error-codes */
   unknownGuild: { status: 404, code: 10004, message: 'Unknown Guild' },
   unknownMember: { status: 404, code: 10007, message: 'Unknown Member' },
+  unknownMessage: { status: 404, code: 10008, message: 'Unknown Message' },
+  unknownEmoji: { status: 400, code: 10014, message: 'Unknown Emoji' },
 } as const;
 
 type FieldErrors = Record<string, string>;
@@ -448,6 +450,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
   const roleIds = FAKE_ROLES;
   const channels = new Map<string, Json>();
   const messages = new Map<string, FakeMessage>();
+  /** Reactions the bot added, in order. */
+  const reactions: { channelId: string; messageId: string; emoji: string }[] = [];
   const interactions = new Map<
     string,
     {
@@ -602,6 +606,22 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       },
     ],
     ['POST', /^\/channels\/(\d+)\/typing$/, () => [204]],
+    [
+      // Create Reaction: 204; the emoji a unicode emoji or a custom one as name:id, else 10014 Unknown Emoji (the
+      // path arrives here decoded); the message must exist in the channel (10008). Adding one the bot already
+      // added changes nothing (https://discord.com/developers/docs/resources/message#create-reaction).
+      'PUT',
+      /^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/,
+      ([channelId, id, emoji]) => {
+        const message = messages.get(id!);
+        if (!message || message.channel_id !== channelId) return refuse(DISCORD_ERRORS.unknownMessage);
+        if (!/^\p{Extended_Pictographic}/u.test(emoji!) && !/^\w+:\d+$/.test(emoji!))
+          return refuse(DISCORD_ERRORS.unknownEmoji);
+        if (!reactions.some((r) => r.messageId === id && r.emoji === emoji))
+          reactions.push({ channelId: channelId!, messageId: id!, emoji: emoji! });
+        return [204];
+      },
+    ],
     [
       // Get Guild Member: the member object, without `permissions` (only interactions carry those);
       // 10004 for another guild, 10007 for someone not in it (https://discord.com/developers/docs/resources/guild#get-guild-member).
@@ -1062,6 +1082,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       dispatch('CHANNEL_CREATE', channel);
       return channel.id;
     },
+    /** Reactions the bot added (Create Reaction), in order. */
+    reactions,
     /** Adds a public thread under `parentId`, announced with THREAD_CREATE. */
     addThread(parentId: string, name = 'a thread'): string {
       const thread = addChannel({ type: 11, name, parent_id: parentId, thread_metadata: threadMetadata() });

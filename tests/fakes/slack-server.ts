@@ -245,6 +245,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const calls: SlackApiCall[] = [];
   const messages: FakeSlackMessage[] = [];
   const ephemerals: Json[] = [];
+  const reactions: { channel: string; timestamp: string; name: string }[] = [];
   /** Modals opened with `views.open`, in order. */
   const views: Json[] = [];
   const responses: FakeResponse[] = [];
@@ -409,9 +410,32 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
         return { ok: true, message_ts: nextTs() };
       case 'views.open':
         return openView(args);
+      case 'reactions.add':
+        return addReaction(args);
       default:
         return { ok: true };
     }
+  }
+
+  /**
+   * `reactions.add` as the bot (docs.slack.dev/reference/methods/reactions.add; scope reactions:write): `channel`,
+   * `timestamp` and `name` (an emoji name without colons) are required (`no_item_specified`, `invalid_name`); the
+   * message must exist (`message_not_found`); the same emoji twice on one message is `already_reacted`.
+   */
+  function addReaction(args: Json): Json {
+    const { channel, timestamp, name } = args;
+    if (!channel || !timestamp) return { ok: false, error: 'no_item_specified' };
+    if (typeof name !== 'string' || !/^[a-z0-9_+'-]+$/.test(name))
+      return { ok: false, error: 'invalid_name' };
+    const exists =
+      messages.some((m) => m.channel === channel && m.ts === timestamp) ||
+      history.some((m) => m.channel === channel && m.ts === timestamp);
+    if (!exists) return { ok: false, error: 'message_not_found' };
+    if (reactions.some((r) => r.channel === channel && r.timestamp === timestamp && r.name === name))
+      return { ok: false, error: 'already_reacted' };
+    reactions.push({ channel, timestamp, name });
+    notify();
+    return { ok: true };
   }
 
   /** `views.open`: refused as Slack refuses it (VIEW_LIMITS), else kept in `views`. */
@@ -665,6 +689,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     calls,
     messages,
     ephemerals,
+    /** Reactions the bot added (`reactions.add`), in order. */
+    reactions,
     responses,
     /** A fresh `response_url` for a slash command; what is posted to it lands in `responses`. */
     responseUrl: (id: string = randomUUID()) => `${url}/response/${id}`,

@@ -8,6 +8,7 @@ import type { Store } from '../../src/core/ports/store.js';
 import {
   approvalSettingsFrom,
   coreOptionsFrom,
+  followSettingsFrom,
   recallSettingsFrom,
   scheduleSettingsFrom,
 } from '../../src/core-options.js';
@@ -59,6 +60,8 @@ export async function startTestCore(
     approvals?: { beatMs?: number; staleMs?: number };
     /** Another core's database (a restart, a second replica); this core's own temp file when unset. */
     databaseUrl?: string;
+    /** The clock thread following measures FOLLOW_IDLE on. */
+    follows?: { now?: () => number };
   } = {},
 ): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-core-'));
@@ -106,6 +109,7 @@ export async function startTestCore(
         : {}),
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       approvals: { store, waits: store, settings: approvalSettingsFrom(config), ...options.approvals },
+      follows: { store, settings: followSettingsFrom(config), ...options.follows },
       logger,
     }).catch(async (err: unknown) => {
       await real.close();

@@ -6,6 +6,7 @@ import { approvalWaitsContract } from '../contract/approval-waits-contract.js';
 import { approvalsContract } from '../contract/approvals-contract.js';
 import { archiveContract } from '../contract/archive-contract.js';
 import { feedbackContract } from '../contract/feedback-contract.js';
+import { followsContract } from '../contract/follows-contract.js';
 import { forgetContract } from '../contract/forget-contract.js';
 import { runLogsContract } from '../contract/run-logs-contract.js';
 import { schedulesContract } from '../contract/schedules-contract.js';
@@ -63,6 +64,7 @@ postgresSuite('Postgres store contract', (url) => {
   webChatsContract('Postgres', openFixture);
   webSessionsContract('Postgres', openFixture);
   appSecretsContract('Postgres', openFixture);
+  followsContract('Postgres', openFixture);
   runLogsContract('Postgres', openFixture);
   schedulesContract('Postgres', openFixture);
   approvalsContract('Postgres', openFixture);

@@ -8,6 +8,7 @@ import type { FeedbackStore } from './feedback-store.js';
 import type { NotesStore } from './notes-store.js';
 import type { RunLogStore } from './run-log-store.js';
 import type { ScheduleStore } from './schedule-store.js';
+import type { ThreadFollowStore } from './thread-follow-store.js';
 import type { UsageStore } from './usage-store.js';
 import type { WebChatStore } from './web-chat-store.js';
 import type { WebSessionStore } from './web-session-store.js';
@@ -28,4 +29,5 @@ export type Store = ConversationStore &
   RunLogStore &
   ApprovalStore &
   ApprovalWaitStore &
-  AppSecretStore;
+  AppSecretStore &
+  ThreadFollowStore;

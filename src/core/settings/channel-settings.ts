@@ -5,13 +5,16 @@ export type StepsPlacement = 'thread' | 'inline' | 'off';
 export type ProtocolName = 'tools' | 'react';
 
 /** The settings `/settings` can change, in the order `show` lists them. */
-export const SETTING_NAMES = ['prompt', 'model', 'protocol', 'tools', 'steps'] as const;
+export const SETTING_NAMES = ['prompt', 'model', 'protocol', 'tools', 'steps', 'follow'] as const;
 
 /** One setting's name. */
 export type SettingName = (typeof SETTING_NAMES)[number];
 
 /** Valid `steps` values. */
 export const STEPS_PLACEMENTS: readonly StepsPlacement[] = ['thread', 'inline', 'off'];
+
+/** Valid `follow` values: whether the bot answers follow-ups in its threads without a mention. */
+export const FOLLOW_VALUES = ['on', 'off'] as const;
 
 /** Valid `protocol` values. */
 export const PROTOCOL_NAMES: readonly ProtocolName[] = ['tools', 'react'];
@@ -28,6 +31,8 @@ export interface SettingsInForce {
   /** Built-in tool and MCP server names in force, or every tool. */
   tools: readonly string[] | 'all';
   steps: StepsPlacement;
+  /** Whether follow-ups in the bot's threads are answered without a mention. */
+  follow: boolean;
   /** The settings the channel set itself (the rest are defaults). */
   own: readonly SettingName[];
 }

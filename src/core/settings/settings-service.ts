@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import type { ChannelSettingsStore, StoredSettings } from '../ports/channel-settings-store.js';
 import type { ToolGroup } from '../ports/tool-source.js';
 import {
+  FOLLOW_VALUES,
   PROMPT_MAX_CHARS,
   PROTOCOL_NAMES,
   type ProtocolName,
@@ -19,8 +20,8 @@ import { validateSetting } from './validate-setting.js';
 /** What the settings service needs. */
 export interface SettingsServiceDeps {
   store: ChannelSettingsStore;
-  /** The bot's defaults: LLM_MODEL and AGENT_PROTOCOL. */
-  defaults: { model: string; protocol: ProtocolName };
+  /** The bot's defaults: LLM_MODEL, AGENT_PROTOCOL and FOLLOW_THREADS. */
+  defaults: { model: string; protocol: ProtocolName; follow: boolean };
   /** LLM_MODELS: the models a channel may pick (the default is always one). */
   models: readonly string[];
   /** The tool groups now, whose names the `tools` setting may use. */
@@ -59,7 +60,10 @@ export function createSettingsService(deps: SettingsServiceDeps): SettingsServic
     const protocol = pick<ProtocolName>('protocol', PROTOCOL_NAMES) ?? defaults.protocol;
     const tools = pick<string>('tools', undefined)?.split(' ').filter(Boolean) ?? 'all';
     const steps = pick<StepsPlacement>('steps', STEPS_PLACEMENTS) ?? 'thread';
-    return { prompt, model, protocol, tools, steps, own: SETTING_NAMES.filter((n) => own.includes(n)) };
+    const followed = pick('follow', FOLLOW_VALUES);
+    const follow = followed === undefined ? defaults.follow : followed === 'on';
+    const mine = SETTING_NAMES.filter((n) => own.includes(n));
+    return { prompt, model, protocol, tools, steps, follow, own: mine };
   }
 
   const inForce = async (key: string) => decode(key, await store.getSettings(key));

@@ -1,4 +1,10 @@
-import { PROMPT_MAX_CHARS, PROTOCOL_NAMES, type SettingName, STEPS_PLACEMENTS } from './channel-settings.js';
+import {
+  FOLLOW_VALUES,
+  PROMPT_MAX_CHARS,
+  PROTOCOL_NAMES,
+  type SettingName,
+  STEPS_PLACEMENTS,
+} from './channel-settings.js';
 
 /** What a value may be: the allowed models, and the tool and server names known now. */
 export interface SettingChoices {
@@ -32,6 +38,8 @@ export function validateSetting(name: SettingName, raw: string, choices: Setting
       return oneOf(value.toLowerCase(), PROTOCOL_NAMES, 'protocol');
     case 'steps':
       return oneOf(value.toLowerCase(), STEPS_PLACEMENTS, 'steps');
+    case 'follow':
+      return oneOf(value.toLowerCase(), FOLLOW_VALUES, 'follow');
     case 'tools': {
       const names = [...new Set(value.split(/[\s,]+/).filter(Boolean))];
       if (names.length === 1 && names[0]!.toLowerCase() === 'all') return { ok: true, stored: null };

@@ -1,4 +1,5 @@
 import type { AskRequest, Assistant } from '../../core/assistant.js';
+import type { ThreadFollows } from '../../core/follow/thread-follows.js';
 import type { Logger } from '../../core/logger.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
 import type { RunControl, RunRegistry } from '../shared/run-registry.js';
@@ -29,6 +30,8 @@ export interface DiscordContext {
   line?: Pick<RunQueue, 'arrive'> | undefined;
   /** The clock interaction tokens are timed on (Date.now but in tests). */
   now: () => number;
+  /** Threads answered in are followed (follow-ups need no mention); unset: only mentions are answered. */
+  follows?: ThreadFollows | undefined;
 }
 
 /**

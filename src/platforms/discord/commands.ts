@@ -5,6 +5,7 @@ import {
   SlashCommandBuilder,
 } from 'discord.js';
 import {
+  FOLLOW_VALUES,
   PROMPT_MAX_CHARS,
   PROTOCOL_NAMES,
   SETTING_NAMES,
@@ -26,6 +27,7 @@ export const SETTINGS_OPTIONS = {
   protocol: 'name',
   tools: 'names',
   steps: 'where',
+  follow: 'state',
 } as const;
 
 /** The option of `/settings approvals` naming the grant to revoke. */
@@ -36,7 +38,7 @@ export const RESET_OPTION = 'setting';
 
 const choices = (values: readonly string[]) => values.map((v) => ({ name: v, value: v }));
 
-/** `/settings show|reset|prompt|model|protocol|tools|steps` (admins only; the bot checks). */
+/** `/settings show|reset|prompt|model|protocol|tools|steps|follow|approvals` (admins only; the bot checks). */
 const SETTINGS = new SlashCommandBuilder()
   .setName('settings')
   .setDescription('See or change this channel’s settings (admins only).')
@@ -106,6 +108,18 @@ const SETTINGS = new SlashCommandBuilder()
           .setDescription('thread, inline or off')
           .setRequired(true)
           .addChoices(...choices(STEPS_PLACEMENTS)),
+      ),
+  )
+  .addSubcommand((c) =>
+    c
+      .setName('follow')
+      .setDescription('Whether follow-ups in the bot’s threads are answered without a mention.')
+      .addStringOption((o) =>
+        o
+          .setName(SETTINGS_OPTIONS.follow)
+          .setDescription('on or off')
+          .setRequired(true)
+          .addChoices(...choices(FOLLOW_VALUES)),
       ),
   )
   .addSubcommand((c) =>

@@ -34,7 +34,7 @@ export interface DiscordAdapter extends PlatformAdapter {
  * process down.
  */
 export function createDiscordAdapter(
-  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited'> & {
+  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited' | 'follows'> & {
     line?: DiscordContext['line'];
     /** The clock interaction tokens are timed on; Date.now when unset (tests move it instead of waiting). */
     now?: (() => number) | undefined;
@@ -57,6 +57,7 @@ export function createDiscordAdapter(
     attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
     line: deps.line,
     now: deps.now ?? Date.now,
+    follows: deps.follows,
   };
   let client: Client | undefined;
   const track = (what: string, handler: () => Promise<void>) => {

@@ -11,12 +11,31 @@ import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
 import { canThread, questionOf } from './intake.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
 import { replySurface } from './surfaces.js';
+import {
+  ACKNOWLEDGED,
+  considerFollowUp,
+  followAnswer,
+  followUpText,
+  threadMessageOf,
+} from './thread-follow.js';
 
 /** Answers a mention or DM: typing, a placeholder reply, steps in a thread, the answer edited into the reply. */
 export async function handleMessage(message: Message, ctx: DiscordContext): Promise<void> {
-  const asked = questionOf(message, message.client.user.id);
-  if (asked === null) return;
+  const botId = message.client.user.id;
+  let asked = questionOf(message, botId);
   const log = ctx.logger.child({ channel: message.channelId, message: message.id });
+  // In a thread, every person's message is seen by following: another person speaking makes the bot stand back.
+  const verdict = await considerFollowUp(ctx.follows, threadMessageOf(message, botId, asked !== null), log);
+  if (asked === null) {
+    if (verdict === 'acknowledge') {
+      await message
+        .react(ACKNOWLEDGED)
+        .catch((err: unknown) => log.warn({ err }, 'could not react to a thanks'));
+      return;
+    }
+    if (verdict !== 'answer') return;
+    asked = followUpText(message);
+  }
   const files = attachedFiles(message);
   const question = asked || (files.length > 0 ? WORDING.filesOnly : '');
   if (!question) {
@@ -80,7 +99,14 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     ctx,
     run,
   );
-  if (view.phase === 'final' && message.channel.isThread()) ctx.history.answered(key, reply.id);
+  if (view.phase !== 'final') return;
+  if (message.channel.isThread()) ctx.history.answered(key, reply.id);
+  if (message.inGuild()) {
+    // A thread started from the reply (its steps) has the reply's id.
+    const steps = canThread(message) ? conversationKey(message.guildId, reply.id) : undefined;
+    const keys = [message.channel.isThread() ? key : undefined, steps];
+    await followAnswer(ctx.follows, { keys, principal: asker.principal }, log);
+  }
 }
 
 /** The files attached to a message; Discord's attachment URLs need no token, and are signed (never logged). */

@@ -9,6 +9,7 @@ export function formatSettings(settings: SettingsInForce): string {
     `Protocol${mark('protocol')}: ${settings.protocol}`,
     `Tools${mark('tools')}: ${settings.tools === 'all' ? 'all' : settings.tools.join(', ')}`,
     `Steps${mark('steps')}: ${settings.steps}`,
+    `Follow threads${mark('follow')}: ${settings.follow ? 'on' : 'off'}`,
   ].join('\n');
 }
 

@@ -3,7 +3,7 @@ import { isSettingName, SETTING_NAMES, type SettingsChange } from '../../core/se
 /** How `/settings` is used, for a wrong subcommand. */
 export const SETTINGS_USAGE =
   'Usage: /settings show | reset [setting] | prompt <text> | model <name> | protocol tools|react | ' +
-  'tools <names…>|all | steps thread|inline|off | approvals [revoke <tool>|all]';
+  'tools <names…>|all | steps thread|inline|off | follow on|off | approvals [revoke <tool>|all]';
 
 /** The arguments of `/settings approvals …` (see approvals-command.ts), or undefined for other settings text. */
 export function approvalsArgs(text: string): string | undefined {

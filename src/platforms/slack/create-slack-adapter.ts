@@ -120,6 +120,7 @@ export function createSlackAdapter(
     budget: createStreamBudget(deps.streamCalls, deps.now),
     sessions: createAgentSessions(),
     now: deps.now,
+    follows: deps.follows,
   };
   deps.line?.onInterrupted('slack', (question) => sayInterrupted(app.client, question, logger));
   const intake = createIntake(intakeDeps);

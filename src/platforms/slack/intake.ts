@@ -9,6 +9,7 @@ import { downloadSlackFiles, type SlackFile } from './attached-files.js';
 import { conversationKey } from './conversation-key.js';
 import { type RunDeps, runQuestion } from './run-question.js';
 import { questionFromSlack } from './slack-text.js';
+import { acknowledge, askerTeam, threadMessageOf } from './thread-follow.js';
 import type { ThreadReader } from './thread-history.js';
 
 /** The fields of a Slack message event (`app_mention` or `message`) that intake looks at. */
@@ -51,7 +52,10 @@ export interface IntakeDeps extends RunDeps {
 export interface Intake {
   /** `app_mention`: the bot was mentioned in a channel it is in. */
   mention(message: IncomingMessage, delivery: Delivery, client: webApi.WebClient): void;
-  /** `message`: only direct messages with the bot are questions (no mention needed). */
+  /**
+   * `message`: direct messages with the bot are questions (no mention needed); in a channel, a reply in a
+   * thread the bot follows is one when thread following says so (see ThreadFollows).
+   */
   message(message: IncomingMessage, delivery: Delivery, client: webApi.WebClient): void;
 }
 
@@ -139,7 +143,9 @@ export function createIntake(deps: IntakeDeps): Intake {
           questionTs: message.ts,
           dm: asker.asker.dm,
           asker,
-          thread: thread ? lazy(() => deps.threads.read(client, thread)) : undefined,
+          thread: thread
+            ? lazy(async () => deps.threads.read(client, { ...thread, whole: await fresh(key) }))
+            : undefined,
           attachments:
             files.length > 0
               ? downloadSlackFiles(files, client, { maxBytes: deps.attachmentMaxBytes, signal, logger })
@@ -152,17 +158,35 @@ export function createIntake(deps: IntakeDeps): Intake {
     });
   }
 
+  /** Whether the conversation `key` remembers nothing yet (read in its turn, so its memory is settled). */
+  async function fresh(key: string): Promise<boolean> {
+    const memory = await deps.assistant.history(key).catch(() => undefined);
+    return memory !== undefined && memory.turns.length === 0 && !memory.summary;
+  }
+
+  /** A reply in a channel's thread: answered, acknowledged or left, as following decides. */
+  function follow(message: IncomingMessage, delivery: Delivery, client: webApi.WebClient): void {
+    const follows = deps.follows;
+    if (!follows || message.bot_id || message.edited) return;
+    if (message.subtype && !ASKING_SUBTYPES.has(message.subtype)) return;
+    if (message.user === delivery.botUserId) return;
+    const seen = threadMessageOf(message, delivery.teamId, delivery.botUserId);
+    if (!seen) return;
+    work.run('a Slack thread reply', async () => {
+      const verdict = await follows.consider(seen).catch((err: unknown) => {
+        logger.warn({ err }, 'could not check whether a thread is followed');
+        return 'ignore' as const;
+      });
+      if (verdict === 'answer') accept(message, delivery, client);
+      else if (verdict === 'acknowledge') await acknowledge(client, message, logger);
+    });
+  }
+
   return {
     mention: accept,
     message(message, delivery, client) {
       if (message.channel_type === 'im') accept(message, delivery, client);
+      else follow(message, delivery, client);
     },
   };
-}
-
-/** The team the asker belongs to, as the event names it (a Slack Connect guest's is not the channel's). */
-function askerTeam(event: object): string | undefined {
-  const named = event as { user_team?: unknown; team?: unknown };
-  const team = named.user_team ?? named.team;
-  return typeof team === 'string' && team ? team : undefined;
 }

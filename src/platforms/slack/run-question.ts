@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { AskRequest, Assistant } from '../../core/assistant.js';
+import type { ThreadFollows } from '../../core/follow/thread-follows.js';
 import type { Logger } from '../../core/logger.js';
 import type { Arrival } from '../../core/ports/run-queue.js';
 import type { RunRegistry } from '../shared/run-registry.js';
@@ -15,6 +16,7 @@ import { createNativeRenderer } from './native-renderer.js';
 import { type AnswerLayout, createSlackRenderer, type SlackRenderer } from './render.js';
 import type { StreamBudget } from './stream-budget.js';
 import { channelType, type StreamingSupport } from './streaming-support.js';
+import { followAnswer } from './thread-follow.js';
 import type { UserDirectory } from './user-names.js';
 
 /** A question ready to run: who asked what, in which conversation, and where the answer goes. */
@@ -73,6 +75,8 @@ export interface RunDeps {
   sessions: AgentSessions;
   /** The clock streams measure their age by (tests move it). */
   now?: (() => number) | undefined;
+  /** Threads answered in are followed (follow-ups need no mention); unset: only mentions are answered. */
+  follows?: ThreadFollows | undefined;
 }
 
 /**
@@ -184,6 +188,13 @@ export async function runQuestion(
   }).finally(() => session?.close());
   await Promise.all(sideCalls);
   const ts = await renderer.answerTs();
-  if (ts && view.phase === 'final') question.onAnswered?.(ts);
+  if (ts && view.phase === 'final') {
+    question.onAnswered?.(ts);
+    if (!question.dm) {
+      const { principal } = question.asker.asker;
+      const timestamps = [question.place.threadTs, question.questionTs, ts];
+      await followAnswer(deps.follows, { teamId: question.teamId, channel, principal, timestamps }, logger);
+    }
+  }
   return renderer.delivered();
 }

@@ -32,6 +32,11 @@ export interface ThreadQuestion {
   beforeTs: string;
   botUserId?: string | undefined;
   botId?: string | undefined;
+  /**
+   * The conversation remembers nothing yet (e.g. a follow-up in the thread of a question asked at the top of
+   * the channel, whose answer is in the channel's memory): the bot's answers there are context too.
+   */
+  whole?: boolean | undefined;
 }
 
 /** Reads a Slack thread's earlier messages, those newer than the bot's last answer in it. */
@@ -58,7 +63,7 @@ export function createThreadReader(deps: {
   const firstTime = createFirstTime();
 
   async function fetchReplies(client: webApi.WebClient, q: ThreadQuestion): Promise<SlackMessage[]> {
-    const oldest = lastAnswers.get(q.key);
+    const oldest = q.whole ? undefined : lastAnswers.get(q.key);
     const found: SlackMessage[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -126,7 +131,7 @@ export function createThreadReader(deps: {
         .filter((m) => !isStepsMessage(m))
         .sort((a, b) => compareTs(a.ts, b.ts));
       // The bot's last reply here is its last answer: it and what came before are in its memory.
-      const lastOwn = written.findLastIndex((m) => isOwn(m, q) && m.ts !== q.threadTs);
+      const lastOwn = q.whole ? -1 : written.findLastIndex((m) => isOwn(m, q) && m.ts !== q.threadTs);
       const unseen = written.slice(lastOwn + 1).slice(-deps.maxMessages);
       return Promise.all(unseen.map((m) => toContext(client, m, q)));
     },

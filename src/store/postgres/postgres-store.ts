@@ -6,6 +6,7 @@ import { postgresApprovals } from './postgres-approvals.js';
 import { postgresArchive } from './postgres-archive.js';
 import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
 import { postgresFeedback } from './postgres-feedback.js';
+import { postgresFollows } from './postgres-follows.js';
 import { postgresForget } from './postgres-forget.js';
 import { openMigratedDb } from './postgres-migrations.js';
 import { postgresRunLogs } from './postgres-run-logs.js';
@@ -52,6 +53,7 @@ export async function openPostgresStore(
     ...postgresWebChats(db),
     ...postgresWebSessions(db),
     ...postgresAppSecrets(db),
+    ...postgresFollows(db),
     ...postgresSchedules(db),
     ...postgresRunLogs(db),
     ...postgresApprovals(db),

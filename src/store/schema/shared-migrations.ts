@@ -1,6 +1,7 @@
 import { PG_USAGE_ROLLUPS } from '../postgres/postgres-usage-rollups.js';
 import { SQLITE_USAGE_ROLLUPS } from '../sqlite/sqlite-usage-rollups.js';
 import { APPROVAL_GRANTS, APPROVAL_WAITS, APPROVALS } from './approval-tables.js';
+import { FOLLOWED_THREADS } from './follow-tables.js';
 import { WEB_CHAT_RUNS, WEB_CHATS } from './memory-tables.js';
 import { RECALL_MIGRATION } from './recall-migration.js';
 import { migration } from './render-migrations.js';
@@ -71,4 +72,6 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
   ),
   // 16: secrets the bot made for itself (the web chat's cookie key without WEB_SESSION_SECRET).
   migration(APP_SECRETS),
+  // 17: threads the bot follows without a mention, and whether it stood back there.
+  migration(FOLLOWED_THREADS),
 ];

@@ -17,6 +17,7 @@ import { sqliteApprovalWaits } from './sqlite-approval-waits.js';
 import { sqliteApprovals } from './sqlite-approvals.js';
 import { sqliteArchive } from './sqlite-archive.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
+import { sqliteFollows } from './sqlite-follows.js';
 import { sqliteForget } from './sqlite-forget.js';
 import { migrate } from './sqlite-migrations.js';
 import { SQLITE_MEMORY_PATH } from './sqlite-paths.js';
@@ -199,6 +200,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteWebChats(db, fail),
     ...sqliteWebSessions(db, fail),
     ...sqliteAppSecrets(db, fail),
+    ...sqliteFollows(db, fail),
     ...sqliteSchedules(db, fail),
     ...sqliteRunLogs(db, fail),
     ...sqliteApprovals(db, fail),

@@ -13,7 +13,7 @@ import {
   type FakeUser,
   startFakeDiscord,
 } from '../../fakes/discord-server.js';
-import type { FakeOpenAI } from '../../fakes/openai-server.js';
+import type { FakeOpenAI, FakeOpenAIOptions } from '../../fakes/openai-server.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 
 /** The real adapter and core, wired to a fake Discord and a scripted model. */
@@ -83,6 +83,8 @@ export interface DiscordBedOptions {
   databaseUrl?: string;
   /** How waiting tool calls are looked after (see `startTestCore`). */
   approvals?: { beatMs?: number; staleMs?: number };
+  /** How the scripted model answers what is not scripted (e.g. a `fallback` responder). */
+  model?: FakeOpenAIOptions;
 }
 
 /** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
@@ -103,12 +105,13 @@ export async function startDiscordBed(
       STREAM_EDIT_INTERVAL_MS: '5',
       ...env,
     },
-    {},
+    options.model ?? {},
     {
       ...(options.wrapStore ? { wrapStore: options.wrapStore } : {}),
       ...(options.schedules ? { schedules: options.schedules } : {}),
       ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
       ...(options.approvals ? { approvals: options.approvals } : {}),
+      ...(options.now ? { follows: { now: options.now } } : {}),
     },
   );
   const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent', secrets: [] });
@@ -119,6 +122,7 @@ export async function startDiscordBed(
       logger,
       line: options.line,
       now: options.now,
+      follows: test.core.follows,
     });
     await started.start();
     return started;

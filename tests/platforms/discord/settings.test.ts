@@ -50,6 +50,7 @@ describe('Discord: /settings', () => {
       'protocol',
       'tools',
       'steps',
+      'follow',
       'approvals',
     ]);
   });
@@ -197,7 +198,10 @@ describe('Discord: /settings', () => {
       expect.objectContaining({
         name: 'setting',
         type: 3,
-        choices: ['prompt', 'model', 'protocol', 'tools', 'steps'].map((v) => ({ name: v, value: v })),
+        choices: ['prompt', 'model', 'protocol', 'tools', 'steps', 'follow'].map((v) => ({
+          name: v,
+          value: v,
+        })),
       }),
     ]);
     expect(reset?.options[0].required ?? false).toBe(false);

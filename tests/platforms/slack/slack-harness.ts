@@ -130,6 +130,7 @@ export async function startSlackHarness(
         ...(options.schedules ? { schedules: options.schedules } : {}),
         ...(options.approvals ? { approvals: options.approvals } : {}),
         ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+        follows: { now },
       },
     );
     const { config } = core;
@@ -164,6 +165,7 @@ export async function startSlackHarness(
       http,
       rateLimited: (platform) => rateLimits.push(platform),
       now,
+      follows: core.core.follows,
     });
     const port = await http.listen(0, '127.0.0.1');
     try {
