@@ -24,13 +24,15 @@ export function renderConfigurationMd(groups: readonly GroupDoc[]): string {
     const lines = [`## ${group.title}`, ''];
     if (group.intro) lines.push(group.intro, '');
     if (group.page) lines.push(`More: [${group.page}](${group.page}).`, '');
-    lines.push('| Setting | Default | What it does |', '| --- | --- | --- |');
-    for (const setting of group.settings) {
-      lines.push(`| \`${setting.key}\` | ${cell(defaultText(setting))} | ${cell(setting.description)} |`);
-    }
+    const rows = group.settings.map((setting) => [
+      `\`${setting.key}\``,
+      cell(defaultText(setting)),
+      cell(setting.description),
+    ]);
+    lines.push(...table(['Setting', 'Default', 'What it does'], rows));
     return lines.join('\n');
   });
-  return `${[HEADER, contents.join('\n'), ...sections].join('\n\n')}\n`;
+  return `${[HEADER.trimEnd(), contents.join('\n'), ...sections].join('\n\n')}\n`;
 }
 
 /** The Default column: the value, what unset means, or a dash. */
@@ -52,6 +54,17 @@ function humanDuration(ms: number): string | undefined {
   }
   return undefined;
 }
+
+/** A Markdown table with its columns aligned, as the formatter (Biome) writes it. */
+function table(head: string[], rows: string[][]): string[] {
+  const widths = head.map((_, i) => Math.max(3, ...[head, ...rows].map((row) => widthOf(row[i]!))));
+  const line = (row: string[]) =>
+    `| ${row.map((text, i) => text + ' '.repeat(widths[i]! - widthOf(text))).join(' | ')} |`;
+  return [line(head), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
+}
+
+/** Characters, as the formatter counts them. */
+const widthOf = (text: string) => [...text].length;
 
 /** Text safe in one table cell. */
 const cell = (text: string) => text.replaceAll('|', '\\|');
