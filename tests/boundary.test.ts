@@ -49,12 +49,16 @@ describe('architecture boundaries', () => {
 
   it('keeps the core free of the configuration and of any store implementation', () => {
     const config = resolve('src/config.ts');
+    const configFolder = resolve('src/config');
     const store = resolve('src/store');
     const offenders = coreFiles.flatMap((file) =>
       imports(file)
         .filter((spec) => spec.startsWith('.'))
         .map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'))
-        .filter((target) => target === config || target.startsWith(`${store}/`))
+        .filter(
+          (target) =>
+            target === config || target.startsWith(`${configFolder}/`) || target.startsWith(`${store}/`),
+        )
         .map((target) => `${file} imports ${target}`),
     );
     expect(offenders).toEqual([]);

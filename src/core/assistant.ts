@@ -10,7 +10,7 @@ import type { ResumedRun } from './approvals/wait-state.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';
 import type { Attachment, ContextMessage } from './input/types.js';
-import type { ConversationContext } from './memory/types.js';
+import type { ConversationContext, MemoryReport } from './memory/types.js';
 import type { FeedbackEntry } from './ports/feedback-store.js';
 import type { Arrival } from './ports/run-queue.js';
 import type { ToolGroup } from './ports/tool-source.js';
@@ -57,19 +57,6 @@ export type AskOutcome = RunResult | { status: 'busy' | 'refused' | 'limited'; m
 
 /** Whether someone may ask here; when not, the one short reply to give them (privately where possible). */
 export type AccessOutcome = { allowed: true } | { allowed: false; message: string };
-
-/** What `/memory` shows about a conversation. */
-export interface MemoryReport {
-  summary: string | null;
-  /** Turns kept verbatim. */
-  turns: number;
-  /** Tokens of the kept turns plus the summary. */
-  tokens: number;
-  /** Turns folded into the summary so far. */
-  summarizedTurns: number;
-  /** The channel settings in force here. */
-  settings?: SettingsInForce | undefined;
-}
 
 /** What `/tools` shows: the tools in force, grouped by where they come from, with each server's state. */
 export interface ToolReport {

@@ -1,5 +1,5 @@
 import { type AgentSettings, createAgent } from './agent/create-agent.js';
-import type { AgentEventHandler, TokenUsage } from './agent/events.js';
+import type { AgentEventHandler } from './agent/events.js';
 import type { Agent } from './agent/types.js';
 import type { ApprovalSettings } from './approvals/approval-policy.js';
 import { createApprovalsCommand } from './approvals/approvals-command.js';
@@ -12,6 +12,7 @@ import { createModelChains, type FallbackSettings } from './llm/create-model-cha
 import type { ModelFallbackObserver } from './llm/fallback-model.js';
 import { fallbackNotice, listenForAnswers, reportingAnswers } from './llm/model-answers.js';
 import type { OpenAIChatModelOptions } from './llm/openai-chat-model.js';
+import type { TokenUsage } from './llm/types.js';
 import type { Logger } from './logger.js';
 import { createChannelMemory } from './memory/channel-memory.js';
 import { createMemoryCommands } from './memory/memory-commands.js';

@@ -1,6 +1,6 @@
 import type { AgentCheckpoint, ApprovalGate, GateVerdict } from '../approvals/approval-gate.js';
 import { type ErrorCode, ModelError, ThinkthreadError } from '../errors.js';
-import type { ChatMessage, ChatModel } from '../llm/types.js';
+import type { ChatMessage, ChatModel, TokenUsage } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import { fixedTools, type ToolSource } from '../ports/tool-source.js';
 import type { PromptSet } from '../prompts.js';
@@ -11,7 +11,7 @@ import { createDeadline, type Deadline } from '../util/deadline.js';
 import { readWallClock, wallClockFormat } from '../util/wall-clock.js';
 import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
 import { buildMessages, type PromptNotes } from './build-messages.js';
-import type { AgentEvent, AgentEventHandler, AnswerCut, RunResult, TokenUsage } from './events.js';
+import type { AgentEvent, AgentEventHandler, AnswerCut, RunResult } from './events.js';
 import { LENGTH_CUT_FAILURE } from './notes.js';
 import type { Decision, Protocol } from './protocol.js';
 import { createReactProtocol } from './react-protocol.js';

@@ -1,16 +1,8 @@
 import type { Approvers } from '../approvals/approval-policy.js';
 import type { ErrorCode } from '../errors.js';
+import type { TokenUsage } from '../llm/types.js';
 import type { ApprovalOutcome } from '../ports/approval-store.js';
 import type { Provenance } from '../util/untrusted.js';
-
-/** Tokens spent by the model over a run (or one call). */
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  /** Of the prompt tokens, how many the server took from its prompt cache (when it says). */
-  cachedTokens?: number;
-}
 
 /** Why an answer is incomplete: the model's length limit, or ANSWER_MAX_CHARS cut it. */
 export type AnswerCut = 'length' | 'max_chars';

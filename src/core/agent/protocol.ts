@@ -1,6 +1,6 @@
-import type { ChatMessage } from '../llm/types.js';
-import type { AgentEventHandler, TokenUsage } from './events.js';
-import type { Observation, PendingCall } from './run-tools.js';
+import type { ChatMessage, TokenUsage } from '../llm/types.js';
+import type { AgentEventHandler } from './events.js';
+import type { Observation, PendingCall } from './tool-call.js';
 
 /** What the model decided at one step: the loop's next move. */
 export type Decision =

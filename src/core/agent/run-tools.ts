@@ -4,31 +4,13 @@ import { type Tool, type ToolContext, type ToolImage, ToolInputError } from '../
 import { tracedToolCall } from '../tracing/traced-tool.js';
 import { createCallGuard } from '../util/call-guard.js';
 import { createLimiter } from '../util/create-limiter.js';
-import { quote, type UntrustedSource } from '../util/untrusted.js';
+import { quote } from '../util/untrusted.js';
+import type { Observation, PendingCall } from './tool-call.js';
 
 /** Longest observation handed back to the model; longer tool output is cut with a marker. */
 export const MAX_OBSERVATION_CHARS = 8000;
 /** Tool calls run from one model reply; more would blow up the next prompt (each observation up to 8,000 chars). */
 export const MAX_CALLS_PER_STEP = 8;
-
-/** A tool call as the protocol parsed it: raw JSON text (tools protocol) or object/string (text protocol). */
-export interface PendingCall {
-  id: string;
-  tool: string;
-  input: string | Record<string, unknown>;
-  /** True when `input` is the raw JSON argument text of a native tool call. */
-  rawJson: boolean;
-}
-
-/** The outcome of one tool call, ready to become an Observation. */
-export interface Observation {
-  text: string;
-  ok: boolean;
-  /** How the model is shown it (see util/untrusted.ts): `tool` when absent. */
-  source?: UntrustedSource | undefined;
-  /** Images the tool returned, shown to vision models after the observations. */
-  images?: readonly ToolImage[];
-}
 
 /** An observation as the model reads it: quoted, naming its source and the tool. */
 export function quotedObservation(

@@ -1,4 +1,4 @@
-import type { TokenUsage } from './events.js';
+import type { TokenUsage } from '../llm/types.js';
 
 /** What the loop knows before a step: that step's number (from 1) and the tokens spent so far. */
 export interface LoopState {

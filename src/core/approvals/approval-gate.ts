@@ -1,6 +1,6 @@
-import type { AgentEventHandler, TokenUsage } from '../agent/events.js';
-import type { PendingCall } from '../agent/run-tools.js';
-import type { ChatMessage } from '../llm/types.js';
+import type { AgentEventHandler } from '../agent/events.js';
+import type { PendingCall } from '../agent/tool-call.js';
+import type { ChatMessage, TokenUsage } from '../llm/types.js';
 import type { Tool } from '../tools/define-tool.js';
 
 /** One tool call the agent is about to run, its arguments already checked against the tool's schema. */

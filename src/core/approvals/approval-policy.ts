@@ -1,5 +1,3 @@
-import type { Tool } from '../tools/define-tool.js';
-
 /** Whether a tool's calls wait for a person: never, every time, or until approved once in a channel. */
 export type ToolApproval = 'never' | 'always' | 'once-per-channel';
 
@@ -20,7 +18,7 @@ export interface ApprovalSettings {
 
 /** The policy in force for a tool: its own, else `never` for built-ins and APPROVAL_DEFAULT_MCP for MCP tools. */
 export function approvalOf(
-  tool: Pick<Tool, 'approval' | 'origin'>,
+  tool: { approval?: ToolApproval | undefined; origin?: 'mcp' | undefined },
   settings: ApprovalSettings,
 ): ToolApproval {
   return tool.approval ?? (tool.origin === 'mcp' ? settings.APPROVAL_DEFAULT_MCP : 'never');

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../agent/events.js';
+import type { TokenUsage } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import type { ApprovalRecord } from '../ports/approval-store.js';
 import type { FeedbackStore, FeedbackTotals } from '../ports/feedback-store.js';

@@ -7,7 +7,6 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { TokenUsage } from '../agent/events.js';
 import { isAbortError, ModelError } from '../errors.js';
 import { tracedChatModel } from '../tracing/traced-model.js';
 import { pauseIfBusy } from '../util/pauser.js';
@@ -22,6 +21,7 @@ import type {
   Completion,
   CompletionRequest,
   ContentPart,
+  TokenUsage,
   ToolCall,
   ToolSpec,
 } from './types.js';

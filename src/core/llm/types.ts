@@ -1,4 +1,11 @@
-import type { TokenUsage } from '../agent/events.js';
+/** Tokens spent by the model over a run (or one call). */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** Of the prompt tokens, how many the server took from its prompt cache (when it says). */
+  cachedTokens?: number;
+}
 
 /** One function call requested by the model. `arguments` is the raw JSON text. */
 export interface ToolCall {

@@ -1,4 +1,4 @@
-import type { TokenUsage } from '../agent/events.js';
+import type { TokenUsage } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import type { ConversationStore } from '../ports/conversation-store.js';
 import { channelHash, inSpan } from '../tracing/spans.js';

@@ -1,7 +1,6 @@
-import type { TokenUsage } from '../agent/events.js';
 import { escapeHeaderLines, speakerName } from '../agent/speaker.js';
 import { ModelError } from '../errors.js';
-import type { ChatModel } from '../llm/types.js';
+import type { ChatModel, TokenUsage } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import { getPrompt, type PromptSet, renderPrompt } from '../prompts.js';
 import { linkedSignal } from '../util/linked-signal.js';

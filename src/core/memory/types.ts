@@ -1,4 +1,4 @@
-import type { MemoryReport } from '../assistant.js';
+import type { SettingsInForce } from '../settings/channel-settings.js';
 
 /** One completed exchange in a channel: who asked, what, and the final answer. */
 export interface Turn {
@@ -33,6 +33,19 @@ export interface RecallSettings {
   NOTES_MAX_TOKENS: number;
   /** Archived turns older than this many days are dropped daily; 0 keeps them. */
   MEMORY_RETENTION_DAYS: number;
+}
+
+/** What `/memory` shows about a conversation. */
+export interface MemoryReport {
+  summary: string | null;
+  /** Turns kept verbatim. */
+  turns: number;
+  /** Tokens of the kept turns plus the summary. */
+  tokens: number;
+  /** Turns folded into the summary so far. */
+  summarizedTurns: number;
+  /** The channel settings in force here. */
+  settings?: SettingsInForce | undefined;
 }
 
 /** Each channel's memory, by conversation key: what the agent sees, what it remembers, and how it forgets. */

@@ -1,4 +1,5 @@
-import type { AgentEventHandler, RunResult, TokenUsage } from '../agent/events.js';
+import type { AgentEventHandler, RunResult } from '../agent/events.js';
+import type { TokenUsage } from '../llm/types.js';
 import type { UsageResult } from '../ports/usage-store.js';
 
 /** Counts what a run spends as its events pass by: model calls, tokens, tool calls by name. */

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { createMathPool } from './calculator-pool.js';
 import type { MathSandbox } from './calculator-sandbox.js';
-import { defineTool, ToolInputError } from './define-tool.js';
+import { defineTool, type ToolFactory, ToolInputError } from './define-tool.js';
 import { evaluatePlainArithmetic } from './plain-arithmetic.js';
-import type { ToolFactory } from './registry.js';
 
 /** Longest expression accepted; real questions need far less, and parsing cost grows with length. */
 export const MAX_EXPRESSION_CHARS = 1000;

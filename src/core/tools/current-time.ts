@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { readWallClock, wallClockFormat } from '../util/wall-clock.js';
-import { defineTool, ToolInputError } from './define-tool.js';
-import type { ToolFactory } from './registry.js';
+import { defineTool, type ToolFactory, ToolInputError } from './define-tool.js';
 
 /** What `current_time` reads from the configuration. */
 export interface CurrentTimeSettings {

@@ -45,6 +45,9 @@ export interface Tool<Input = unknown> {
   readonly quotedAs?: UntrustedSource | undefined;
 }
 
+/** Creates a tool from its own settings (none by default), or null when it is not available (e.g. no key). */
+export type ToolFactory<Settings = void> = (settings: Settings) => Tool | null;
+
 /** Options for {@link defineTool}. */
 export interface ToolDefinition<S extends z.ZodType> {
   name: string;

@@ -2,9 +2,8 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { type FileHandle, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { defineTool, ToolInputError } from './define-tool.js';
+import { defineTool, type ToolFactory, ToolInputError } from './define-tool.js';
 import { createDenyList } from './deny-list.js';
-import type { ToolFactory } from './registry.js';
 
 /** Most characters of a file shown; it stays under the agent's observation limit with room for the marker. */
 export const MAX_FILE_CHARS = 7000;

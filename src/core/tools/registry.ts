@@ -6,9 +6,6 @@ import { type WeatherSettings, weatherTool } from './weather.js';
 import { type WebSearchSettings, webSearchTool } from './web-search.js';
 import { type WikipediaSettings, wikipediaTool } from './wikipedia.js';
 
-/** Creates a tool from its own settings (none by default), or null when it is not available (e.g. no key). */
-export type ToolFactory<Settings = void> = (settings: Settings) => Tool | null;
-
 /** Each built-in tool's settings, apart: a tool is handed its own and nothing else. */
 export interface ToolSettings {
   calculator: CalculatorSettings;

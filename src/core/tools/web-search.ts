@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool, type ToolFactory } from './define-tool.js';
 import { fetchJson, joinUrl } from './http.js';
-import type { ToolFactory } from './registry.js';
 
 const MAX_RESULTS = 5;
 const MAX_SNIPPET_CHARS = 400;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool, type ToolFactory } from './define-tool.js';
 import { fetchJson, joinUrl, ServiceError } from './http.js';
-import type { ToolFactory } from './registry.js';
 
 const MAX_EXTRACT_CHARS = 2000;
 

@@ -1,4 +1,4 @@
-import type { Observation, PendingCall } from '../agent/run-tools.js';
+import type { Observation, PendingCall } from '../agent/tool-call.js';
 import { failSpan, inSpan, tracesContent } from './spans.js';
 
 /** Runs one tool call in an `execute_tool <name>` span (GenAI conventions), in error when the tool failed. */

@@ -1,4 +1,4 @@
-import type { MemoryReport } from '../../core/assistant.js';
+import type { MemoryReport } from '../../core/memory/types.js';
 import { ACTION_INPUT_CHARS } from './display-limits.js';
 import { formatSettings } from './format-settings.js';
 import { cutNote } from './wording.js';

@@ -1,7 +1,8 @@
-import type { AgentEvent, AnswerCut, TokenUsage } from '../../core/agent/events.js';
+import type { AgentEvent, AnswerCut } from '../../core/agent/events.js';
 import type { Approvers } from '../../core/approvals/approval-policy.js';
 import type { AskOutcome } from '../../core/assistant.js';
 import type { ErrorCode } from '../../core/errors.js';
+import type { TokenUsage } from '../../core/llm/types.js';
 import { readNote } from './read-note.js';
 import { approvalNote, stoppedBy, WORDING } from './wording.js';
 

@@ -3,7 +3,7 @@ import { migration } from './render-migrations.js';
 
 // SQLite searches with FTS5's trigram tokenizer: it finds code identifiers and error codes inside longer
 // words (`CONNRESET` in `ECONNRESET`, `parse_config` in `parse_config_v2`) and word forms by their shared
-// stem, at about three times the index size of unicode61 (see README: Recall).
+// stem, at about three times the index size of unicode61 (see docs/memory.md).
 const SQLITE_SEARCH = `CREATE VIRTUAL TABLE archive_fts USING fts5(
     author, question, answer, content = 'archive', content_rowid = 'id', tokenize = 'trigram remove_diacritics 1'
   );
