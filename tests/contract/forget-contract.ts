@@ -59,6 +59,7 @@ export function forgetContract(name: string, open: () => Promise<StoreFixture>):
         'archive',
         'channel_settings',
         'feedback',
+        'followed_threads',
         'notes',
         'run_logs',
         'schedules',

@@ -151,6 +151,8 @@ export async function seedPerson(
   const { version } = await store.load(chat);
   const summary = { text: 'Sam said hi', tokens: 3 };
   await store.compact(chat, { throughId: said.id, foldedTurns: 1, expectedVersion: version, summary });
+  // A thread of the channel the bot follows for them.
+  await store.followThread(`${key}:1700000000.${tag}`, person, T, 0);
   await store.createWebSession({
     id: `session-${tag}`,
     principal: person,

@@ -6,6 +6,7 @@ import {
   type FakeSlackMessage,
   sendSigned,
   startFakeSlack,
+  userTs,
   visibleText,
 } from '../fakes/slack-server.js';
 import { freePort } from '../helpers/free-port.js';
@@ -147,6 +148,43 @@ postgresSuite('three Slack replicas on one Postgres', (databaseUrl) => {
         );
       }
     }, 120_000);
+
+    it('a follow-up in a followed thread, delivered to two replicas, is answered once', async () => {
+      const channel = 'C5';
+      const question = mention('C5-Q1 what comes next?', { channel });
+      await send(eventCallback(question, { team: TEAM }));
+      await slack.waitFor(() => topLevel(channel).some((m) => visibleText(m) === 'Answer to C5-Q1.'), 30_000);
+      // Following is written once the answer is final; any replica reads it from the shared store.
+      const thread = `slack:${TEAM}:${channel}:${question.ts}`;
+      await vi.waitFor(
+        async () => {
+          const followed = await asAdmin(databaseUrl, (c) =>
+            c.query(`SELECT asker FROM "${schema}".followed_threads WHERE key = $1`, [thread]),
+          );
+          expect(followed.rows).toEqual([{ asker: `slack:${TEAM}:UALICE` }]);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const followUp = eventCallback(
+        {
+          type: 'message',
+          channel_type: 'channel',
+          user: 'UALICE',
+          text: 'C5-Q2 and after that?',
+          ts: userTs(),
+          channel,
+          thread_ts: question.ts,
+        },
+        { team: TEAM },
+      );
+      const [a, b] = alive();
+      await Promise.all([send(followUp, undefined, a), send(followUp, 1, b)]);
+      const inThread = () =>
+        slack.messages.filter((m) => m.channel === channel && m.threadTs === question.ts);
+      await slack.waitFor(() => inThread().some((m) => visibleText(m) === 'Answer to C5-Q2.'), 30_000);
+      expect(model.requests.map(labelOf).filter((l) => l === 'C5-Q2')).toHaveLength(1);
+      expect(inThread().filter((m) => visibleText(m).startsWith('Answer to'))).toHaveLength(1);
+    }, 60_000);
 
     it('a replica killed mid-answer: its placeholder says so, and the channel goes on', async () => {
       const channel = 'C4';

@@ -192,7 +192,10 @@ export async function runQuestion(
     question.onAnswered?.(ts);
     if (!question.dm) {
       const { principal } = question.asker.asker;
-      const timestamps = [question.place.threadTs, question.questionTs, ts];
+      // Asked in a thread: that thread. At the top: the question's thread and the answer's (a reply in the
+      // question's thread when streamed natively, which no follow-up can be the parent of: a harmless row).
+      const { threadTs } = question.place;
+      const timestamps = threadTs ? [threadTs] : [question.questionTs, ts];
       await followAnswer(deps.follows, { teamId: question.teamId, channel, principal, timestamps }, logger);
     }
   }
