@@ -16,14 +16,16 @@ const EMOJI = new Set(
   ACKNOWLEDGEMENTS.map((a) => a.replace(MODIFIERS, '')).filter((a) => /^\p{Extended_Pictographic}$/u.test(a)),
 );
 
-/** Whether a reply in a followed thread only says thanks or ok (see ACKNOWLEDGEMENTS). */
+/** Emoji and Slack's `:names:` in a reply. */
+const EMOJI_IN_TEXT = /\p{Extended_Pictographic}|:[a-z0-9_+-]+:/gu;
+
+/** Whether a reply in a followed thread only says thanks or ok (see ACKNOWLEDGEMENTS), words, emoji or both. */
 export function isAcknowledgement(text: string): boolean {
-  const trimmed = text.trim();
+  const trimmed = text.trim().replace(MODIFIERS, ' ');
   if (trimmed.length === 0 || trimmed.length > 40) return false;
-  if (KNOWN.has(trimmed) || KNOWN.has(trimmed.toLowerCase())) return true;
-  const words = normal(trimmed);
-  if (NORMAL.has(words)) return true;
-  // Only emoji (and the ones the list names): "👍👍", "🙏 🙌".
-  const emoji = [...trimmed.replace(MODIFIERS, '')];
-  return emoji.length > 0 && emoji.every((c) => EMOJI.has(c));
+  if (KNOWN.has(trimmed.toLowerCase())) return true;
+  const emoji = trimmed.match(EMOJI_IN_TEXT) ?? [];
+  if (!emoji.every((e) => EMOJI.has(e) || KNOWN.has(e))) return false;
+  const words = normal(trimmed.replace(EMOJI_IN_TEXT, ' '));
+  return words === '' ? emoji.length > 0 : NORMAL.has(words);
 }
