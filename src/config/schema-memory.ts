@@ -21,6 +21,9 @@ export const contextSettings = settingGroup({
     ATTACHMENT_MAX_BYTES: int(1_000_000).describe(
       'Bytes downloaded of one attached file at most; a longer text file is cut there.',
     ),
+    DOCUMENT_MAX_BYTES: int(20_000_000).describe(
+      'Bytes of one attached PDF, Word, PowerPoint or Excel file at most; a larger one is named and skipped.',
+    ),
     ATTACHMENT_MAX_TOKENS: int(8000).describe(
       'Tokens of one attached text file shown to the model; the rest is cut with a visible marker.',
     ),

@@ -2,6 +2,7 @@ import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { ThreadFollows } from '../../core/follow/thread-follows.js';
 import type { Logger } from '../../core/logger.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
+import type { DocumentLimits } from '../shared/read-document.js';
 import type { RunControl, RunRegistry } from '../shared/run-registry.js';
 import { askAndRenderRun, stepsPlacement } from '../shared/run-renderer.js';
 import type { RunView } from '../shared/run-view.js';
@@ -26,6 +27,8 @@ export interface DiscordContext {
   history: MessageHistory;
   /** ATTACHMENT_MAX_BYTES. */
   attachmentMaxBytes: number;
+  /** PDF and Office attachments: read to text within these. */
+  documents?: DocumentLimits | undefined;
   /** Admits each message once and gives it its place in the shared line (several replicas). */
   line?: Pick<RunQueue, 'arrive'> | undefined;
   /** The clock interaction tokens are timed on (Date.now but in tests). */

@@ -8,6 +8,7 @@ import {
   Partials,
 } from 'discord.js';
 import { ConfigError } from '../../core/errors.js';
+import { documentLimits } from '../shared/read-document.js';
 import { createRunRegistry } from '../shared/run-registry.js';
 import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
@@ -55,6 +56,7 @@ export function createDiscordAdapter(
     adminUsers: config.ADMIN_USERS,
     history: createMessageHistory({ maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
     attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
+    documents: documentLimits(config.ATTACHMENT_MAX_TOKENS, config.DOCUMENT_MAX_BYTES),
     line: deps.line,
     now: deps.now ?? Date.now,
     follows: deps.follows,

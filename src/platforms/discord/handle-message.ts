@@ -87,6 +87,7 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     files.length > 0
       ? downloadAll(files, {
           maxBytes: ctx.attachmentMaxBytes,
+          documents: ctx.documents,
           signal: ctx.signal,
           logger: log,
           // Only Discord's CDN (and DISCORD_API_URL's host, where tests serve attachments).

@@ -1,8 +1,13 @@
 import { fetch, type Response } from 'undici';
+import { formatBytes } from '../../core/input/prepare-input.js';
 import type { Attachment } from '../../core/input/types.js';
 import type { Logger } from '../../core/logger.js';
+import { documentFormat, isBinaryDocument } from '../../documents/document-formats.js';
+import { documentAsText } from '../../documents/extract-document.js';
+import { htmlText } from '../../documents/html-text.js';
 import { BlockedAddressError, type DownloadPolicy, refusal } from './download-policy.js';
 import { classifyFile } from './file-kinds.js';
+import { type DocumentLimits, readDocument } from './read-document.js';
 
 /** Largest image sent to a vision model. */
 export const IMAGE_MAX_BYTES = 5_000_000;
@@ -31,6 +36,8 @@ export interface DownloadLimits {
   /** ATTACHMENT_MAX_BYTES: a text file is cut here, while downloading. */
   maxBytes: number;
   timeoutMs?: number | undefined;
+  /** PDF and Office files: read to text within these; without them they are skipped as binary. */
+  documents?: DocumentLimits | undefined;
   /** Cancels downloads in flight (shutdown). */
   signal?: AbortSignal | undefined;
   logger?: Logger | undefined;
@@ -42,10 +49,16 @@ export interface DownloadLimits {
  * oversized images, other hosts, HTTP errors and timeouts become a skipped attachment with a short note.
  */
 export async function downloadAttachment(file: RemoteFile, limits: DownloadLimits): Promise<Attachment> {
-  const { kind, mediaType } = classifyFile(file.name, file.mediaType);
+  const classified = classifyFile(file.name, file.mediaType);
+  const format = documentFormat(file.name, file.mediaType);
+  const documents = format && isBinaryDocument(format) ? limits.documents : undefined;
+  const kind = documents ? 'document' : classified.kind;
+  const mediaType = classified.mediaType;
   const base = { name: file.name, mediaType, size: file.size };
   const skip = (note: string): Attachment => ({ ...base, kind: 'skipped', note });
   if (kind === 'other') return skip('binary or unknown type, not read');
+  if (documents && file.size > documents.maxBytes)
+    return skip(`documents over ${formatBytes(documents.maxBytes)} are not read`);
   if (kind === 'image' && file.size > IMAGE_MAX_BYTES) return skip('images over 5 MB are not read');
   const { policy } = limits;
   const offHost = refusal(policy, file.url);
@@ -94,14 +107,20 @@ export async function downloadAttachment(file: RemoteFile, limits: DownloadLimit
       await res.body.cancel().catch(() => {});
       return skip('could not be downloaded (the bot may lack the permission to read files)');
     }
-    const cap = kind === 'image' ? IMAGE_MAX_BYTES : limits.maxBytes;
+    const cap = kind === 'image' ? IMAGE_MAX_BYTES : documents ? documents.maxBytes : limits.maxBytes;
     const { bytes, cut } = await readCapped(res.body, cap, stop);
     if (kind === 'image') {
       if (cut) return skip('images over 5 MB are not read');
       return { ...base, kind: 'image', data: bytes.toString('base64') };
     }
+    if (documents) {
+      if (cut) return skip(`documents over ${formatBytes(documents.maxBytes)} are not read`);
+      return readDocument(base, bytes, documents, limits.logger);
+    }
     if (bytes.subarray(0, 8192).includes(0)) return skip('binary content, not read');
-    const text = new TextDecoder('utf-8').decode(bytes).replace(/\uFFFD$/, '');
+    const decoded = new TextDecoder('utf-8').decode(bytes).replace(/\uFFFD$/, '');
+    // A web page is read as its text, not its markup.
+    const text = format === 'html' ? documentAsText(htmlText(decoded, decoded.length)) : decoded;
     return { ...base, kind: 'text', text, ...(cut ? { cutAtBytes: bytes.length } : {}) };
   } catch (err) {
     const blocked = blockedBy(err);

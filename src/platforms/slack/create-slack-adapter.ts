@@ -1,6 +1,7 @@
 import { App, type Context, HTTPReceiver, type Receiver, SocketModeReceiver, webApi } from '@slack/bolt';
 import { ConfigError } from '../../core/errors.js';
 import { createLocalArrivals } from '../../core/runs/run-queue.js';
+import { documentLimits } from '../shared/read-document.js';
 import { createRunRegistry } from '../shared/run-registry.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
@@ -114,6 +115,7 @@ export function createSlackAdapter(
     line: deps.line ?? createLocalArrivals(),
     threads: createThreadReader({ users, maxMessages: config.CONTEXT_MAX_MESSAGES, logger }),
     attachmentMaxBytes: config.ATTACHMENT_MAX_BYTES,
+    documents: documentLimits(config.ATTACHMENT_MAX_TOKENS, config.DOCUMENT_MAX_BYTES),
     streaming: createStreamingSupport(config.SLACK_STREAMING, logger),
     taskDisplay: config.SLACK_TASK_DISPLAY,
     agent: createAgentSurface(config.SLACK_SUGGESTED_PROMPTS, logger),

@@ -2,6 +2,7 @@ import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/logger.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
 import { lazy } from '../shared/lazy.js';
+import type { DocumentLimits } from '../shared/read-document.js';
 import { WORDING } from '../shared/wording.js';
 import type { WorkTracker } from '../shared/work-tracker.js';
 import { slackAsker } from './asker.js';
@@ -46,6 +47,8 @@ export interface IntakeDeps extends RunDeps {
   threads: ThreadReader;
   /** ATTACHMENT_MAX_BYTES. */
   attachmentMaxBytes: number;
+  /** PDF and Office attachments: read to text within these. */
+  documents?: DocumentLimits | undefined;
 }
 
 /** Turns Slack message events into runs. Returns at once: the run goes on in the background. */
@@ -148,7 +151,12 @@ export function createIntake(deps: IntakeDeps): Intake {
             : undefined,
           attachments:
             files.length > 0
-              ? downloadSlackFiles(files, client, { maxBytes: deps.attachmentMaxBytes, signal, logger })
+              ? downloadSlackFiles(files, client, {
+                  maxBytes: deps.attachmentMaxBytes,
+                  documents: deps.documents,
+                  signal,
+                  logger,
+                })
               : undefined,
           onAnswered: thread ? (ts) => deps.threads.answered(key, ts) : undefined,
           arrival,
