@@ -93,6 +93,13 @@ export const FORGET_STEPS: readonly ForgetStep[] = [
   },
   // Signed-in web sessions belong to no channel: only forgetting everywhere signs the person out.
   both(`DELETE FROM web_sessions WHERE principal = @principal AND CAST(@key AS TEXT) IS NULL`, 'sessions'),
+  // Files they shared in a channel: the passages, then the files.
+  both(
+    `DELETE FROM knowledge_passages WHERE EXISTS (SELECT 1 FROM knowledge_files f
+      WHERE f.scope = knowledge_passages.scope AND f.path = knowledge_passages.path
+        AND f.shared_by = @principal AND ${IN_SCOPE('f.scope')})`,
+  ),
+  both(`DELETE FROM knowledge_files WHERE shared_by = @principal AND ${IN_SCOPE('scope')}`),
   // Threads followed for them, in the channel (its threads' keys extend its own) or everywhere.
   both(
     `DELETE FROM followed_threads WHERE asker = @principal

@@ -60,6 +60,7 @@ export function forgetContract(name: string, open: () => Promise<StoreFixture>):
         'channel_settings',
         'feedback',
         'followed_threads',
+        'knowledge_files',
         'notes',
         'run_logs',
         'schedules',

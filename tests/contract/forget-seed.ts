@@ -151,6 +151,19 @@ export async function seedPerson(
   const { version } = await store.load(chat);
   const summary = { text: 'Sam said hi', tokens: 3 };
   await store.compact(chat, { throughId: said.id, foldedTurns: 1, expectedVersion: version, summary });
+  // A file they shared in the channel, with a passage.
+  await store.putKnowledgeFile(
+    {
+      scope: key,
+      path: `notes-${tag}.pdf`,
+      size: 10,
+      modifiedAt: T,
+      indexedAt: T,
+      passages: 1,
+      sharedBy: person,
+    },
+    [{ page: 1, text: 'quarterly numbers' }],
+  );
   // A thread of the channel the bot follows for them.
   await store.followThread(`${key}:1700000000.${tag}`, person, T, 0);
   await store.createWebSession({

@@ -8,6 +8,7 @@ import { archiveContract } from '../contract/archive-contract.js';
 import { feedbackContract } from '../contract/feedback-contract.js';
 import { followsContract } from '../contract/follows-contract.js';
 import { forgetContract } from '../contract/forget-contract.js';
+import { knowledgeContract } from '../contract/knowledge-contract.js';
 import { runLogsContract } from '../contract/run-logs-contract.js';
 import { schedulesContract } from '../contract/schedules-contract.js';
 import { settingsContract } from '../contract/settings-contract.js';
@@ -65,6 +66,7 @@ postgresSuite('Postgres store contract', (url) => {
   webSessionsContract('Postgres', openFixture);
   appSecretsContract('Postgres', openFixture);
   followsContract('Postgres', openFixture);
+  knowledgeContract('Postgres', openFixture);
   runLogsContract('Postgres', openFixture);
   schedulesContract('Postgres', openFixture);
   approvalsContract('Postgres', openFixture);

@@ -5,6 +5,7 @@ import type { ArchiveStore } from './archive-store.js';
 import type { ChannelSettingsStore } from './channel-settings-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { FeedbackStore } from './feedback-store.js';
+import type { KnowledgeStore } from './knowledge-store.js';
 import type { NotesStore } from './notes-store.js';
 import type { RunLogStore } from './run-log-store.js';
 import type { ScheduleStore } from './schedule-store.js';
@@ -30,4 +31,5 @@ export type Store = ConversationStore &
   ApprovalStore &
   ApprovalWaitStore &
   AppSecretStore &
-  ThreadFollowStore;
+  ThreadFollowStore &
+  KnowledgeStore;

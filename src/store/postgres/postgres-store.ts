@@ -8,6 +8,7 @@ import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.j
 import { postgresFeedback } from './postgres-feedback.js';
 import { postgresFollows } from './postgres-follows.js';
 import { postgresForget } from './postgres-forget.js';
+import { postgresKnowledge } from './postgres-knowledge.js';
 import { openMigratedDb } from './postgres-migrations.js';
 import { postgresRunLogs } from './postgres-run-logs.js';
 import { postgresSchedules } from './postgres-schedules.js';
@@ -54,6 +55,7 @@ export async function openPostgresStore(
     ...postgresWebSessions(db),
     ...postgresAppSecrets(db),
     ...postgresFollows(db),
+    ...postgresKnowledge(db),
     ...postgresSchedules(db),
     ...postgresRunLogs(db),
     ...postgresApprovals(db),

@@ -19,6 +19,7 @@ import { sqliteArchive } from './sqlite-archive.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
 import { sqliteFollows } from './sqlite-follows.js';
 import { sqliteForget } from './sqlite-forget.js';
+import { sqliteKnowledge } from './sqlite-knowledge.js';
 import { migrate } from './sqlite-migrations.js';
 import { SQLITE_MEMORY_PATH } from './sqlite-paths.js';
 import { sqliteRunLogs } from './sqlite-run-logs.js';
@@ -201,6 +202,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteWebSessions(db, fail),
     ...sqliteAppSecrets(db, fail),
     ...sqliteFollows(db, fail),
+    ...sqliteKnowledge(db, fail),
     ...sqliteSchedules(db, fail),
     ...sqliteRunLogs(db, fail),
     ...sqliteApprovals(db, fail),

@@ -1,0 +1,78 @@
+import type { KnowledgeStore } from '../../core/ports/knowledge-store.js';
+import {
+  KNOWLEDGE_FILE_COLUMNS,
+  type KnowledgeFileRow,
+  type KnowledgeHitRow,
+  knowledgeFileOf,
+  knowledgeFileValues,
+  knowledgeHitOf,
+} from '../knowledge-rows.js';
+import { tsQuery } from './postgres-archive.js';
+import type { PostgresDb } from './postgres-db.js';
+
+/** Rows written per INSERT when a document's passages are stored. */
+const BATCH = 200;
+
+/** The knowledge base in Postgres: passages searched by their tsvector (GIN), ranked by ts_rank_cd. */
+export function postgresKnowledge(db: PostgresDb): KnowledgeStore {
+  return {
+    async putKnowledgeFile(file, passages) {
+      await db.transaction('index a document', async (sql) => {
+        await sql('DELETE FROM knowledge_passages WHERE scope = $1 AND path = $2', [file.scope, file.path]);
+        await sql(
+          `INSERT INTO knowledge_files (${KNOWLEDGE_FILE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (scope, path) DO UPDATE SET size = excluded.size, modified_at = excluded.modified_at,
+             indexed_at = excluded.indexed_at, passages = excluded.passages, error = excluded.error,
+             shared_by = excluded.shared_by`,
+          knowledgeFileValues(file),
+        );
+        for (let start = 0; start < passages.length; start += BATCH) {
+          const batch = passages.slice(start, start + BATCH);
+          const values: unknown[] = [];
+          const rows = batch.map((p, i) => {
+            values.push(file.scope, file.path, start + i, p.heading ?? null, p.page ?? null, p.text);
+            const at = i * 6;
+            return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})`;
+          });
+          await sql(
+            `INSERT INTO knowledge_passages (scope, path, ordinal, heading, page, text) VALUES ${rows.join(', ')}`,
+            values,
+          );
+        }
+      });
+    },
+    async forgetKnowledgeFile(scope, path) {
+      return db.transaction('forget a document', async (sql) => {
+        await sql('DELETE FROM knowledge_passages WHERE scope = $1 AND path = $2', [scope, path]);
+        const gone = await sql('DELETE FROM knowledge_files WHERE scope = $1 AND path = $2', [scope, path]);
+        return (gone.rowCount ?? 0) > 0;
+      });
+    },
+    async forgetKnowledgeScope(scope) {
+      return db.transaction('forget a channel’s documents', async (sql) => {
+        await sql('DELETE FROM knowledge_passages WHERE scope = $1', [scope]);
+        return (await sql('DELETE FROM knowledge_files WHERE scope = $1', [scope])).rowCount ?? 0;
+      });
+    },
+    async knowledgeFiles(scope) {
+      const { rows } = await db.query<KnowledgeFileRow>(
+        'list documents',
+        `SELECT ${KNOWLEDGE_FILE_COLUMNS} FROM knowledge_files WHERE scope = $1 ORDER BY path`,
+        [scope],
+      );
+      return rows.map(knowledgeFileOf);
+    },
+    async searchKnowledge(scopes, query, limit) {
+      const text = tsQuery(query);
+      if (!text || scopes.length === 0 || limit < 1) return [];
+      const { rows } = await db.query<KnowledgeHitRow>(
+        'search documents',
+        `SELECT scope, path, heading, page, text FROM knowledge_passages, to_tsquery('english', $1) q
+          WHERE search @@ q AND scope = ANY($2::text[])
+          ORDER BY ts_rank_cd(search, q) DESC, id LIMIT $3`,
+        [text, [...scopes], limit],
+      );
+      return rows.map(knowledgeHitOf);
+    },
+  };
+}

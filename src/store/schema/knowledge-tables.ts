@@ -1,0 +1,54 @@
+import type { Table } from './schema-types.js';
+
+/** Documents indexed for `search_knowledge` (migration 18): the knowledge base's and those shared in channels. */
+export const KNOWLEDGE_FILES: Table = {
+  name: 'knowledge_files',
+  columns: {
+    scope: 'TEXT NOT NULL',
+    path: 'TEXT NOT NULL',
+    size: 'BIGINT NOT NULL',
+    modified_at: 'BIGINT NOT NULL',
+    indexed_at: 'BIGINT NOT NULL',
+    passages: 'INTEGER NOT NULL',
+    error: 'TEXT',
+    shared_by: 'TEXT',
+  },
+  primaryKey: 'scope, path',
+  indexes: { knowledge_files_by_sharer: 'shared_by' },
+};
+
+/** The passages of those documents; Postgres keeps its full-text vector in the row. */
+export const KNOWLEDGE_PASSAGES: Table = {
+  name: 'knowledge_passages',
+  columns: {
+    id: 'IDENTITY',
+    scope: 'TEXT NOT NULL',
+    path: 'TEXT NOT NULL',
+    ordinal: 'INTEGER NOT NULL',
+    heading: 'TEXT',
+    page: 'INTEGER',
+    text: 'TEXT NOT NULL',
+    search: {
+      only: 'postgres',
+      sql: `tsvector GENERATED ALWAYS AS (
+      setweight(to_tsvector('english', coalesce(heading, '')), 'A') || to_tsvector('english', text)
+    ) STORED`,
+    },
+  },
+  indexes: {
+    knowledge_passages_by_file: 'scope, path, ordinal',
+    knowledge_passages_search: { only: 'postgres', using: 'gin', columns: 'search' },
+  },
+};
+
+/** SQLite searches passages with FTS5's trigram tokenizer, as recall does (see recall-migration.ts). */
+export const SQLITE_KNOWLEDGE_SEARCH = `CREATE VIRTUAL TABLE knowledge_fts USING fts5(
+    heading, text, content = 'knowledge_passages', content_rowid = 'id', tokenize = 'trigram remove_diacritics 1'
+  );
+  CREATE TRIGGER knowledge_fts_insert AFTER INSERT ON knowledge_passages BEGIN
+    INSERT INTO knowledge_fts (rowid, heading, text) VALUES (new.id, coalesce(new.heading, ''), new.text);
+  END;
+  CREATE TRIGGER knowledge_fts_delete AFTER DELETE ON knowledge_passages BEGIN
+    INSERT INTO knowledge_fts (knowledge_fts, rowid, heading, text)
+    VALUES ('delete', old.id, coalesce(old.heading, ''), old.text);
+  END;`;
