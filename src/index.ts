@@ -17,6 +17,7 @@ import {
   recallSettingsFrom,
   scheduleSettingsFrom,
 } from './core-options.js';
+import { type Knowledge, knowledgeSettingsFrom, startKnowledge } from './knowledge/start-knowledge.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
   let core: Awaited<ReturnType<typeof createCore>> | undefined;
   let store: Awaited<ReturnType<typeof createStore>>;
   let coordination: Coordination;
+  let knowledge: Knowledge = {};
+  const knowledgeSettings = knowledgeSettingsFrom(config);
   let runQueue: ReturnType<typeof createRunQueue>;
   const metrics = config.METRICS
     ? createMetrics({
@@ -77,6 +80,7 @@ async function main(): Promise<void> {
   const mcpTools = await startMcp(mcp, { settings: config, logger, redact });
   try {
     store = await createStore(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+    knowledge = await startKnowledge(config, store, logger);
     const limits = {
       MAX_CONCURRENT_RUNS: config.MAX_CONCURRENT_RUNS,
       MAX_QUEUED_PER_CHANNEL: config.MAX_QUEUED_PER_CHANNEL,
@@ -98,6 +102,7 @@ async function main(): Promise<void> {
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       approvals: { store, waits: store, settings: approvalSettingsFrom(config) },
       follows: { store, settings: followSettingsFrom(config) },
+      knowledge: knowledgeSettings ? { store, settings: knowledgeSettings } : undefined,
       observer: metrics?.observer,
       logger,
     });
@@ -133,6 +138,7 @@ async function main(): Promise<void> {
         shards: coordination.shards,
         store,
         follows: core.follows,
+        knowledge: knowledge.channel,
       }),
     );
   }
@@ -156,6 +162,7 @@ async function main(): Promise<void> {
     // No scheduled run starts on a platform that is stopping; unsettled claims go back to the other replicas.
     await core.schedules?.stop();
     await core.approvals?.stop();
+    knowledge.indexer?.stop();
     await Promise.allSettled(adapters.map((a) => a.stop()));
     await http.close();
     await core

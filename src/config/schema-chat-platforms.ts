@@ -65,6 +65,9 @@ export const chatPlatformSettings = settingGroup({
     SLACK_ASK_COMMAND: slashCommand('/ask').describe(
       'Name of the slash command that asks a question (for workspaces where a name clashes).',
     ),
+    SLACK_KNOWLEDGE_COMMAND: slashCommand('/knowledge').describe(
+      'Name of the slash command that lists or forgets the files shared in a channel.',
+    ),
     SLACK_RESET_COMMAND: slashCommand('/reset').describe(
       "Name of the slash command that forgets a channel's memory.",
     ),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { accessSettings, operationsSettings } from './schema-access.js';
 import { chatPlatformSettings } from './schema-chat-platforms.js';
+import { knowledgeSettings } from './schema-knowledge.js';
 import { contextSettings, memorySettings, scheduleSettings } from './schema-memory.js';
 import { agentSettings, modelSettings } from './schema-model.js';
 import { approvalSettings, toolSettings } from './schema-tools.js';
@@ -13,6 +14,7 @@ export const SETTING_GROUPS = [
   toolSettings,
   approvalSettings,
   contextSettings,
+  knowledgeSettings,
   memorySettings,
   scheduleSettings,
   chatPlatformSettings,
@@ -29,6 +31,7 @@ export const schema = z.object({
   ...toolSettings.shape,
   ...approvalSettings.shape,
   ...contextSettings.shape,
+  ...knowledgeSettings.shape,
   ...memorySettings.shape,
   ...scheduleSettings.shape,
   ...chatPlatformSettings.shape,

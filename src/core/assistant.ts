@@ -111,6 +111,8 @@ export interface Assistant {
   approvalCall?(id: string, who: Approver): Promise<ApprovalCallView>;
   /** Calls of `key` kept from a process that stopped while they waited; a press on one goes on with its run. */
   keptApprovals?(key: string): Promise<WaitingCall[]>;
+  /** `/knowledge list|forget <file>`: the files shared in the channel; absent where none are kept. */
+  knowledgeCommand?(asker: Asker, settingsKey: string, args: string): Promise<string>;
   /** `/settings approvals [revoke <tool>|all]` (admins): the tools that ask first here, and revoking grants. */
   approvalsCommand?(asker: Asker, settingsKey: string, args: string): Promise<string>;
   /** Stops taking work and waits for runs and memory compression in flight. */

@@ -5,6 +5,7 @@ import type { Logger, SecretPattern } from '../core/logger.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
 import type { WebChatStore } from '../core/ports/web-chat-store.js';
 import type { ScheduleDeliverer } from '../core/schedules/create-scheduler.js';
+import type { ChannelKnowledge } from '../knowledge/channel-knowledge.js';
 import type { HttpRoutes } from '../server/http-server.js';
 import type { ShardLeases } from './shard-leases.js';
 
@@ -40,6 +41,8 @@ export interface PlatformDeps {
   line?: RunQueue | undefined;
   /** The bot's database, for what a platform keeps itself (the web chat's conversations and their steps). */
   store?: WebChatStore | undefined;
+  /** Where files read in a channel are kept for its `search_knowledge`; unset: they are not kept. */
+  knowledge?: ChannelKnowledge | undefined;
   /** Threads the bot answered in, whose follow-ups need no mention; unset: only mentions are answered. */
   follows?: ThreadFollows | undefined;
   /** Discord shard leases shared by replicas; unset for one process (no election). */

@@ -12,6 +12,11 @@ import {
   recallSettingsFrom,
   scheduleSettingsFrom,
 } from '../../src/core-options.js';
+import {
+  type Knowledge,
+  knowledgeSettingsFrom,
+  startKnowledge,
+} from '../../src/knowledge/start-knowledge.js';
 import type { Backoff } from '../../src/mcp/mcp-server.js';
 import type { McpToolSource } from '../../src/mcp/mcp-tool-source.js';
 import { loadMcp, startMcp } from '../../src/mcp/start-mcp.js';
@@ -27,6 +32,8 @@ export interface TestCore {
   config: Config;
   /** The core's store (as wrapped), which the app also hands the platforms (the web chat's history). */
   store: Store;
+  /** The knowledge base's indexer and the channels' shared files, as the configuration asks. */
+  knowledge: Knowledge;
   /** The MCP servers of `MCP_CONFIG`, when it is set. */
   mcp: McpToolSource | undefined;
   /** The log lines written (as the root's logger writes them, secrets scrubbed) when `logLines` was asked for. */
@@ -89,6 +96,11 @@ export async function startTestCore(
     const mcp = await startMcp(mcpConfig, { settings: config, logger, redact, backoff: options.mcpBackoff });
     const real = await createStore(config.DATABASE_URL);
     const store = options.wrapStore ? options.wrapStore(real) : real;
+    const knowledgeSettings = knowledgeSettingsFrom(config);
+    const knowledge = await startKnowledge(config, store, logger).catch(async (err: unknown) => {
+      await real.close();
+      throw err;
+    });
     const core = await createCore({
       ...coreOptionsFrom(config, secrets),
       toolSources: mcp ? [mcp] : [],
@@ -110,6 +122,7 @@ export async function startTestCore(
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       approvals: { store, waits: store, settings: approvalSettingsFrom(config), ...options.approvals },
       follows: { store, settings: followSettingsFrom(config), ...options.follows },
+      knowledge: knowledgeSettings ? { store, settings: knowledgeSettings } : undefined,
       logger,
     }).catch(async (err: unknown) => {
       await real.close();
@@ -125,9 +138,11 @@ export async function startTestCore(
       mcp,
       logs,
       dir,
+      knowledge,
       close: () => {
         closed ??= (async () => {
           try {
+            knowledge.indexer?.stop();
             await core.close().finally(() => Promise.all([store.close(), mcp?.close()]));
           } finally {
             await fake.close();

@@ -7,6 +7,7 @@ import type { PromptSet } from '../prompts.js';
 import { toolNamesInForce } from '../settings/select-tools.js';
 import type { Tool } from '../tools/define-tool.js';
 import { RECALL_PROMPT, RECALL_TOOL } from '../tools/recall.js';
+import { KNOWLEDGE_PROMPT, KNOWLEDGE_TOOL } from '../tools/search-knowledge.js';
 import { createDeadline, type Deadline } from '../util/deadline.js';
 import { readWallClock, wallClockFormat } from '../util/wall-clock.js';
 import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
@@ -100,13 +101,16 @@ export function createAgent(deps: AgentDeps): Agent {
       profile?.model ? withModel(deps.model, profile.model) : deps.model,
       tools,
     );
-    // Said only when the recall tool is in force, so the base prompt is unchanged without it.
-    const recall = tools.some((t) => t.name === RECALL_TOOL) ? deps.prompts[RECALL_PROMPT] : undefined;
+    // Said only when their tool is in force, so the base prompt is unchanged without it.
+    const extras = [
+      tools.some((t) => t.name === RECALL_TOOL) ? deps.prompts[RECALL_PROMPT] : undefined,
+      tools.some((t) => t.name === KNOWLEDGE_TOOL) ? deps.prompts[KNOWLEDGE_PROMPT] : undefined,
+    ].filter((p): p is string => p !== undefined);
     const base = protocol.systemPrompt(date);
     return {
       protocol,
       toolsByName: new Map(tools.map((t) => [t.name, t])),
-      system: recall ? `${base.trimEnd()}\n\n${recall.trim()}` : base,
+      system: extras.length > 0 ? [base.trimEnd(), ...extras.map((p) => p.trim())].join('\n\n') : base,
     };
   };
   // Rendered once per day, per change of the tools and per channel setup, not per run, so the prompt's prefix
@@ -194,6 +198,7 @@ export function createAgent(deps: AgentDeps): Agent {
           ...(deps.redact ? { redact: deps.redact } : {}),
           conversation: {
             key: input.key,
+            settingsKey: input.settingsKey,
             principal: input.principal,
             askerIsAdmin: input.askerIsAdmin,
             privatePlace: input.privatePlace,

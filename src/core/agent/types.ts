@@ -22,6 +22,8 @@ export interface RunInput {
   cacheKey?: string | undefined;
   /** The conversation key (a thread is its own): what recall searches and notes are kept under. */
   key?: string | undefined;
+  /** Whose settings apply (a thread's channel): where files shared in the channel are searched. */
+  settingsKey?: string | undefined;
   /** Who asks (a principal): whose notes follow them here, and who asked a tool to remember. */
   principal?: string | undefined;
   /** Whether the asker is an admin (asked only when a tool needs to know: `remember` makes admins' notes instructions). */

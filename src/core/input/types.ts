@@ -22,6 +22,10 @@ export type Attachment = {
       text: string;
       /** Set when the download stopped at the byte cap: the bytes read. */
       cutAtBytes?: number | undefined;
+      /** A document's pages, slides, sheets or headed parts, for the channel's knowledge (its citations). */
+      sections?:
+        | readonly { heading?: string | undefined; page?: number | undefined; text: string }[]
+        | undefined;
     }
   | { kind: 'image' /** Base64 of the image's bytes. */; data: string }
   | { kind: 'skipped' /** Why, in a few words for the asker, e.g. "binary or unknown type". */; note: string }

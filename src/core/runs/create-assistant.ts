@@ -207,6 +207,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       profile,
       cacheKey: promptCacheKey(key),
       key,
+      settingsKey: request.settingsKey ?? key,
       principal: asker?.principal,
       askerIsAdmin: asker && governor ? () => governor.isAdmin(asker) : undefined,
       privatePlace: asker ? asker.dm || asker.privateChannel === true : undefined,

@@ -10,6 +10,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The conversation the run answers in (a thread is its own); absent outside a conversation. */
   key?: string | undefined;
+  /** Whose settings apply (a thread's channel): where files shared in the channel are searched. */
+  settingsKey?: string | undefined;
   /** Who asked (a principal such as `slack:T…:U…`), when the platform said. */
   principal?: string | undefined;
   /** Whether the asker is an admin, looked up only when asked. */

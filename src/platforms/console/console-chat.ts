@@ -138,6 +138,14 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
           : 'Scheduled questions are not kept by this bot.',
       );
     }
+    const knowledgeArgs = /^\/knowledge(?:\s+([\s\S]*))?$/i.exec(text);
+    if (knowledgeArgs) {
+      return command('read or change the shared files', async () =>
+        assistant.knowledgeCommand
+          ? assistant.knowledgeCommand(asker, key, knowledgeArgs[1] ?? '')
+          : 'No documents or shared files are kept by this bot.',
+      );
+    }
     const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text)?.[1];
     const memoryRun = memoryArgs !== undefined ? assistant.memoryCommand(asker, key, memoryArgs) : undefined;
     if (memoryRun) return command('read or change the notes', () => memoryRun);

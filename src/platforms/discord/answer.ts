@@ -2,6 +2,7 @@ import type { AskRequest, Assistant } from '../../core/assistant.js';
 import type { ThreadFollows } from '../../core/follow/thread-follows.js';
 import type { Logger } from '../../core/logger.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
+import type { ChannelKnowledge } from '../../knowledge/channel-knowledge.js';
 import type { DocumentLimits } from '../shared/read-document.js';
 import type { RunControl, RunRegistry } from '../shared/run-registry.js';
 import { askAndRenderRun, stepsPlacement } from '../shared/run-renderer.js';
@@ -29,6 +30,8 @@ export interface DiscordContext {
   attachmentMaxBytes: number;
   /** PDF and Office attachments: read to text within these. */
   documents?: DocumentLimits | undefined;
+  /** Where files read in a channel are kept for its `search_knowledge`; unset: they are not kept. */
+  knowledge?: ChannelKnowledge | undefined;
   /** Admits each message once and gives it its place in the shared line (several replicas). */
   line?: Pick<RunQueue, 'arrive'> | undefined;
   /** The clock interaction tokens are timed on (Date.now but in tests). */

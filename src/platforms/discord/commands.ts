@@ -30,6 +30,9 @@ export const SETTINGS_OPTIONS = {
   follow: 'state',
 } as const;
 
+/** The options of `/knowledge`. */
+export const KNOWLEDGE_OPTIONS = { action: 'action', file: 'file' } as const;
+
 /** The option of `/settings approvals` naming the grant to revoke. */
 export const APPROVALS_REVOKE_OPTION = 'revoke';
 
@@ -211,6 +214,23 @@ export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[
     .toJSON(),
   SETTINGS,
   SCHEDULE_COMMAND,
+  new SlashCommandBuilder()
+    .setName('knowledge')
+    .setDescription('The files shared here that the bot can search; forget one (its sharer or an admin).')
+    .setContexts(CONTEXTS)
+    .addStringOption((o) =>
+      o
+        .setName(KNOWLEDGE_OPTIONS.action)
+        .setDescription('list (default) or forget')
+        .addChoices(...choices(['list', 'forget'])),
+    )
+    .addStringOption((o) =>
+      o
+        .setName(KNOWLEDGE_OPTIONS.file)
+        .setDescription('The file to forget, as /knowledge lists it')
+        .setMaxLength(500),
+    )
+    .toJSON(),
 ];
 
 /**

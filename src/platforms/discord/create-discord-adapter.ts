@@ -35,7 +35,7 @@ export interface DiscordAdapter extends PlatformAdapter {
  * process down.
  */
 export function createDiscordAdapter(
-  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited' | 'follows'> & {
+  deps: Pick<PlatformDeps, 'config' | 'assistant' | 'logger' | 'rateLimited' | 'follows' | 'knowledge'> & {
     line?: DiscordContext['line'];
     /** The clock interaction tokens are timed on; Date.now when unset (tests move it instead of waiting). */
     now?: (() => number) | undefined;
@@ -60,6 +60,7 @@ export function createDiscordAdapter(
     line: deps.line,
     now: deps.now ?? Date.now,
     follows: deps.follows,
+    knowledge: deps.knowledge,
   };
   let client: Client | undefined;
   const track = (what: string, handler: () => Promise<void>) => {

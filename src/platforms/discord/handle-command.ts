@@ -7,7 +7,7 @@ import { splitMessage } from '../shared/split-message.js';
 import { WORDING } from '../shared/wording.js';
 import type { DiscordContext } from './answer.js';
 import { interactionAsker } from './asker.js';
-import { APPROVALS_REVOKE_OPTION, RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
+import { APPROVALS_REVOKE_OPTION, KNOWLEDGE_OPTIONS, RESET_OPTION, SETTINGS_OPTIONS } from './commands.js';
 import { conversationKey, settingsKeyOf } from './conversation.js';
 import { handleAsk } from './handle-ask.js';
 import { MESSAGE_LIMIT, NO_PINGS } from './limits.js';
@@ -66,6 +66,17 @@ export async function handleCommand(
         ),
       );
       return;
+    case 'knowledge': {
+      const run = ctx.assistant.knowledgeCommand;
+      const action = interaction.options.getString(KNOWLEDGE_OPTIONS.action) ?? 'list';
+      const file = interaction.options.getString(KNOWLEDGE_OPTIONS.file) ?? '';
+      await privately(interaction, ctx, async () =>
+        run
+          ? run(interactionAsker(interaction), settingsKey, `${action} ${file}`)
+          : 'No documents or shared files are kept by this bot.',
+      );
+      return;
+    }
     case 'schedule':
       await privately(interaction, ctx, () => scheduleReply(interaction, ctx.assistant, key, settingsKey));
       return;

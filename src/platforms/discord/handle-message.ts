@@ -1,4 +1,5 @@
 import type { Message } from 'discord.js';
+import { sharedInto } from '../../knowledge/channel-knowledge.js';
 import { downloadAll, type RemoteFile } from '../shared/download-attachment.js';
 import { discordFilePolicy } from '../shared/download-policy.js';
 import { lazy } from '../shared/lazy.js';
@@ -85,14 +86,18 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   const context = lazy(() => ctx.history.read(message, key));
   const attachments =
     files.length > 0
-      ? downloadAll(files, {
-          maxBytes: ctx.attachmentMaxBytes,
-          documents: ctx.documents,
-          signal: ctx.signal,
-          logger: log,
-          // Only Discord's CDN (and DISCORD_API_URL's host, where tests serve attachments).
-          policy: discordFilePolicy(message.client.rest.options.api),
-        })
+      ? sharedInto(
+          ctx.knowledge,
+          { scope: settingsKey, sharedBy: asker.principal },
+          downloadAll(files, {
+            maxBytes: ctx.attachmentMaxBytes,
+            documents: ctx.documents,
+            signal: ctx.signal,
+            logger: log,
+            // Only Discord's CDN (and DISCORD_API_URL's host, where tests serve attachments).
+            policy: discordFilePolicy(message.client.rest.options.api),
+          }),
+        )
       : undefined;
   const view = await answer(
     { key, settingsKey, author, text: question, asker, arrival, context, attachments },

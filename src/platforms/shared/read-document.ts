@@ -46,6 +46,7 @@ export async function readDocument(
     return {
       ...base,
       kind: 'text',
+      sections: document.sections,
       text: document.truncated ? `${text}\n\n[… the rest was not read: it stops at ${where}]` : text,
     };
   } catch (err) {

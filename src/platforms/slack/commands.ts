@@ -25,6 +25,7 @@ type CommandNames = Pick<
   | 'SLACK_TOOLS_COMMAND'
   | 'SLACK_SETTINGS_COMMAND'
   | 'SLACK_SCHEDULE_COMMAND'
+  | 'SLACK_KNOWLEDGE_COMMAND'
 >;
 
 /**
@@ -167,6 +168,25 @@ export function registerCommands(app: App, names: CommandNames, deps: IntakeDeps
       } catch (err) {
         logger.error({ err }, 'tools report failed');
         await ephemeral(respond, 'Sorry, I could not list my tools; try again shortly.');
+      }
+    });
+  });
+
+  app.command(names.SLACK_KNOWLEDGE_COMMAND, async ({ command, ack, respond, client, context }) => {
+    await ack();
+    const key = conversationKey(context.teamId ?? command.team_id, command.channel_id);
+    const asker = slackAsker(deps.users, client, command.user_id, command.team_id, command.channel_id);
+    work.run('a Slack /knowledge', async () => {
+      const run = assistant.knowledgeCommand;
+      if (!run) {
+        await ephemeral(respond, 'No documents or shared files are kept by this bot.');
+        return;
+      }
+      try {
+        await ephemeral(respond, plainToMrkdwn(await run(asker.asker, key, command.text)));
+      } catch (err) {
+        logger.error({ key, err }, 'knowledge command failed');
+        await ephemeral(respond, 'Sorry, I could not read or change the shared files; try again shortly.');
       }
     });
   });

@@ -123,6 +123,7 @@ export function createSlackAdapter(
     sessions: createAgentSessions(),
     now: deps.now,
     follows: deps.follows,
+    knowledge: deps.knowledge,
   };
   deps.line?.onInterrupted('slack', (question) => sayInterrupted(app.client, question, logger));
   const intake = createIntake(intakeDeps);

@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Logger } from '../../core/logger.js';
 import type { RunQueue } from '../../core/ports/run-queue.js';
+import { type ChannelKnowledge, sharedInto } from '../../knowledge/channel-knowledge.js';
 import { lazy } from '../shared/lazy.js';
 import type { DocumentLimits } from '../shared/read-document.js';
 import { WORDING } from '../shared/wording.js';
@@ -49,6 +50,8 @@ export interface IntakeDeps extends RunDeps {
   attachmentMaxBytes: number;
   /** PDF and Office attachments: read to text within these. */
   documents?: DocumentLimits | undefined;
+  /** Where files read in a channel are kept for its `search_knowledge`; unset: they are not kept. */
+  knowledge?: ChannelKnowledge | undefined;
 }
 
 /** Turns Slack message events into runs. Returns at once: the run goes on in the background. */
@@ -151,12 +154,19 @@ export function createIntake(deps: IntakeDeps): Intake {
             : undefined,
           attachments:
             files.length > 0
-              ? downloadSlackFiles(files, client, {
-                  maxBytes: deps.attachmentMaxBytes,
-                  documents: deps.documents,
-                  signal,
-                  logger,
-                })
+              ? sharedInto(
+                  deps.knowledge,
+                  {
+                    scope: conversationKey(delivery.teamId, message.channel),
+                    sharedBy: asker.asker.principal,
+                  },
+                  downloadSlackFiles(files, client, {
+                    maxBytes: deps.attachmentMaxBytes,
+                    documents: deps.documents,
+                    signal,
+                    logger,
+                  }),
+                )
               : undefined,
           onAnswered: thread ? (ts) => deps.threads.answered(key, ts) : undefined,
           arrival,

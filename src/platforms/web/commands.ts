@@ -14,7 +14,8 @@ export const HELP =
   'Commands: /reset forgets this chat, /memory shows what is remembered, /memory notes lists the notes ' +
   '(/memory remember <text>, /memory forget <n>, /memory forget-me), /usage shows what was spent, ' +
   '/tools lists the tools in force, /settings shows or changes the settings (admins), ' +
-  '/schedule list|cancel <id>|add "<when>" <question> manages reminders and recurring questions. ' +
+  '/schedule list|cancel <id>|add "<when>" <question> manages reminders and recurring questions, ' +
+  '/knowledge list|forget <file> the documents kept here. ' +
   '“New chat” starts another conversation.';
 
 /** The reply to a `/word` that is no command. */
@@ -77,6 +78,12 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
     return attempt(async () => ({
       reply: await run({ asker: ctx.asker, key, author: ctx.asker.userId }, scheduleArgs[1] ?? ''),
     }));
+  }
+  const knowledgeArgs = /^\/knowledge(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (knowledgeArgs) {
+    const run = assistant.knowledgeCommand;
+    if (!run) return { reply: 'No documents or shared files are kept by this bot.' };
+    return attempt(async () => ({ reply: await run(ctx.asker, key, knowledgeArgs[1] ?? '') }));
   }
   const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text.trim())?.[1];
   if (memoryArgs !== undefined) {

@@ -123,6 +123,7 @@ export async function startDiscordBed(
       line: options.line,
       now: options.now,
       follows: test.core.follows,
+      knowledge: test.knowledge.channel,
     });
     await started.start();
     return started;

@@ -13,12 +13,13 @@ describe('Discord: start and stop', () => {
     bed = undefined;
   });
 
-  it('registers /ask, /reset, /memory, /usage, /tools, /settings and /schedule globally at startup', async () => {
+  it('registers /ask, /reset, /memory, /usage, /tools, /settings, /schedule and /knowledge globally at startup', async () => {
     bed = await startDiscordBed();
     const put = bed.discord.calls.find((c) => c.method === 'PUT');
     expect(put?.path).toBe(`/applications/${bed.discord.applicationId}/commands`);
     expect(put?.body.map((c: { name: string }) => c.name).sort()).toEqual([
       'ask',
+      'knowledge',
       'memory',
       'reset',
       'schedule',

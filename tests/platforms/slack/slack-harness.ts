@@ -166,6 +166,7 @@ export async function startSlackHarness(
       rateLimited: (platform) => rateLimits.push(platform),
       now,
       follows: core.core.follows,
+      knowledge: core.knowledge.channel,
     });
     const port = await http.listen(0, '127.0.0.1');
     try {

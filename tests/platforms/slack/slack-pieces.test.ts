@@ -76,14 +76,25 @@ describe('slack-app-manifest.yml', () => {
       config.SLACK_USAGE_COMMAND,
       config.SLACK_TOOLS_COMMAND,
       config.SLACK_SETTINGS_COMMAND,
+      config.SLACK_KNOWLEDGE_COMMAND,
       config.SLACK_SCHEDULE_COMMAND,
     ]);
     const events = manifest.slice(manifest.indexOf('bot_events:'));
     expect(events).toMatch(/- app_mention\n\s+- message\.im/);
     // Slack's own stop on an answer reaches the bot only as this event (events reference, 2026-08).
     expect(events).toMatch(/^\s+- agent_session_stopped(\s|$)/m);
+    // Follow-ups in threads arrive only as channel messages; a thanks gets a reaction (FOLLOW_THREADS).
+    for (const event of ['message.channels', 'message.groups', 'message.mpim'])
+      expect(events).toMatch(new RegExp(`^\\s+- ${event.replace('.', '\\.')}(\\s|$)`, 'm'));
     const history = ['channels:history', 'groups:history', 'im:history', 'mpim:history', 'files:read'];
-    for (const scope of ['app_mentions:read', 'chat:write', 'commands', 'users:read', ...history]) {
+    for (const scope of [
+      'app_mentions:read',
+      'chat:write',
+      'commands',
+      'users:read',
+      'reactions:write',
+      ...history,
+    ]) {
       expect(manifest).toMatch(new RegExp(`^\\s+- ${scope}(\\s|$)`, 'm'));
     }
   });
