@@ -240,7 +240,14 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       if (!body.ok) return reply(res, body.status, { error: body.error });
       const key = chatKey(visitor.chat);
       const { asker } = visitor;
-      const command = await runCommand(body.value.text, { assistant, asker, key, logger, chats });
+      const command = await runCommand(body.value.text, {
+        assistant,
+        asker,
+        key,
+        logger,
+        chats,
+        name: visitor.name,
+      });
       const session = sessions.get(key);
       if (command) {
         if (command.cleared && !session.stop) session.run = undefined;
