@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS } from '../src/config.js';
 
@@ -118,6 +119,30 @@ describe('compose.yaml', () => {
     expect(compose).toMatch(/^ {4}extra_hosts:\n {6}- "host\.docker\.internal:host-gateway"$/m);
     expect(deployDoc).toContain('OPENAI_BASE_URL=http://host.docker.internal:11434/v1');
     expect(deployDoc).toContain('--add-host=host.docker.internal:host-gateway');
+  });
+});
+
+describe('running on production dependencies alone', () => {
+  it('README says how, and nothing the bot loads is a dev dependency', () => {
+    expect(readFileSync('README.md', 'utf8')).toContain('npm install --omit=dev && npm start');
+    const sources = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((f) =>
+      /\.(ts|js)$/.test(f),
+    );
+    const loaded = new Set<string>();
+    for (const file of sources) {
+      const text = readFileSync(join('src', file), 'utf8');
+      const specifiers = [
+        ...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s+'([^'.][^']*)'/gm),
+        ...text.matchAll(/\bimport\(\s*'([^'.][^']*)'\s*\)/g),
+        ...text.matchAll(/[Rr]equire(?:\([^)]*\))?\.resolve\(\s*'([^'.][^']*)'/g),
+      ].map((m) => m[1]!);
+      for (const s of specifiers) {
+        if (s.startsWith('node:')) continue;
+        loaded.add(s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!);
+      }
+    }
+    expect(loaded.size).toBeGreaterThan(5);
+    for (const name of loaded) expect(Object.keys(pkg.dependencies), name).toContain(name);
   });
 });
 
