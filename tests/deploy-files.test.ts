@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS } from '../src/config.js';
 
@@ -20,6 +21,8 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
 
 /** Variables the Postgres image reads; everything else a deploy file sets must be a thinkthread setting. */
 const POSTGRES_IMAGE_VARS = ['POSTGRES_USER', 'POSTGRES_PASSWORD', 'POSTGRES_DB'];
+/** Other programs' variables the deploy doc names (the model server's). */
+const OTHER_PROGRAMS_VARS = ['OLLAMA_HOST'];
 
 function npmScriptsNamed(text: string): string[] {
   return [...text.matchAll(/\bnpm (?:run ([a-z:-]+)|(start|test))\b/g)].map((m) => m[1] ?? m[2]!);
@@ -111,6 +114,36 @@ describe('compose.yaml', () => {
     expect(compose).toMatch(/^ {2}postgres:\n/m);
     expect(compose).toMatch(/^ {4}build: \.$/m);
   });
+
+  it('lets the bot reach a model on the host by the name the docs give it, on Linux too', () => {
+    expect(compose).toMatch(/^ {4}extra_hosts:\n {6}- "host\.docker\.internal:host-gateway"$/m);
+    expect(deployDoc).toContain('OPENAI_BASE_URL=http://host.docker.internal:11434/v1');
+    expect(deployDoc).toContain('--add-host=host.docker.internal:host-gateway');
+  });
+});
+
+describe('running on production dependencies alone', () => {
+  it('README says how, and nothing the bot loads is a dev dependency', () => {
+    expect(readFileSync('README.md', 'utf8')).toContain('npm install --omit=dev && npm start');
+    const sources = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((f) =>
+      /\.(ts|js)$/.test(f),
+    );
+    const loaded = new Set<string>();
+    for (const file of sources) {
+      const text = readFileSync(join('src', file), 'utf8');
+      const specifiers = [
+        ...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'";]*?from\s+'([^'.][^']*)'/gm),
+        ...text.matchAll(/\bimport\(\s*'([^'.][^']*)'\s*\)/g),
+        ...text.matchAll(/[Rr]equire(?:\([^)]*\))?\.resolve\(\s*'([^'.][^']*)'/g),
+      ].map((m) => m[1]!);
+      for (const s of specifiers) {
+        if (s.startsWith('node:')) continue;
+        loaded.add(s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!);
+      }
+    }
+    expect(loaded.size).toBeGreaterThan(5);
+    for (const name of loaded) expect(Object.keys(pkg.dependencies), name).toContain(name);
+  });
 });
 
 describe('Procfile and docs/deploy.md', () => {
@@ -130,7 +163,8 @@ describe('Procfile and docs/deploy.md', () => {
   it('name only settings that exist', () => {
     const named = [...deployDoc.matchAll(/`([A-Z][A-Z0-9_]{2,})(?:=[^`]*)?`/g)].map((m) => m[1]!);
     expect(named).toContain('DATABASE_URL');
-    for (const name of named) expect([...CONFIG_KEYS, ...POSTGRES_IMAGE_VARS], name).toContain(name);
+    const known = [...CONFIG_KEYS, ...POSTGRES_IMAGE_VARS, ...OTHER_PROGRAMS_VARS];
+    for (const name of named) expect(known, name).toContain(name);
   });
 
   it('name only files that exist', () => {

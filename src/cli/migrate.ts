@@ -7,13 +7,13 @@ import { openSqliteExport } from '../store/sqlite/sqlite-export.js';
 import { SQLITE_MEMORY_PATH } from '../store/sqlite/sqlite-paths.js';
 import { exitWith, runCli } from './cli-exit.js';
 import { MIGRATE_SYNOPSIS, MigrateArgsError, parseMigrateArgs } from './migrate-args.js';
-
-const USAGE_BATCH = 500;
+import { copyStore } from './migrate-copy.js';
+import { migrateReport } from './migrate-report.js';
 
 /**
- * `npm run migrate`: copies a SQLite store into a Postgres one. Conversations are keyed by their key (one
- * that exists in Postgres is left alone), usage records by their source identity, channel settings by key
- * and name, so a second run copies nothing new. It reads one setting, DATABASE_URL, as the default target.
+ * `npm run migrate`: copies every table of a SQLite store that Postgres keeps (see migrate-copy.ts), each row
+ * at most once, and prints what it copied per table and what it left out and why. It reads one setting,
+ * DATABASE_URL, as the default target.
  */
 async function main(argv: readonly string[]): Promise<void> {
   let args: ReturnType<typeof parseMigrateArgs>;
@@ -52,48 +52,8 @@ async function main(argv: readonly string[]): Promise<void> {
   try {
     const sink = await openPostgresImport(target);
     try {
-      const counts = {
-        conversations: 0,
-        conversationsThere: 0,
-        turns: 0,
-        archived: 0,
-        notes: 0,
-        usage: 0,
-        usageThere: 0,
-        settings: 0,
-        settingsThere: 0,
-        schedules: 0,
-        schedulesThere: 0,
-      };
-      for (const c of source.conversations()) {
-        if (await sink.conversation(c)) {
-          counts.conversations++;
-          counts.turns += c.turns.length;
-          counts.archived += c.archive.length;
-          counts.notes += c.notes.length;
-        } else counts.conversationsThere++;
-      }
-      for (const batch of source.usage(USAGE_BATCH)) {
-        const copied = await sink.usage(batch);
-        counts.usage += copied;
-        counts.usageThere += batch.length - copied;
-      }
-      const settings = source.settings();
-      counts.settings = await sink.settings(settings);
-      counts.settingsThere = settings.length - counts.settings;
-      const schedules = source.schedules();
-      counts.schedules = await sink.schedules(schedules);
-      counts.schedulesThere = schedules.length - counts.schedules;
-      process.stdout.write(
-        `Copied ${path} into the ${target.describe}:\n` +
-          `  conversations  ${counts.conversations} copied, ${counts.conversationsThere} already there (left as they are)\n` +
-          `  turns          ${counts.turns} copied\n` +
-          `  archived turns ${counts.archived} copied (what recall searches)\n` +
-          `  notes          ${counts.notes} copied\n` +
-          `  usage records  ${counts.usage} copied, ${counts.usageThere} already there\n` +
-          `  settings       ${counts.settings} copied, ${counts.settingsThere} already there (left as they are)\n` +
-          `  schedules      ${counts.schedules} copied, ${counts.schedulesThere} already there (left as they are)\n`,
-      );
+      const copy = await copyStore(source, sink);
+      process.stdout.write(migrateReport(path, target.describe, source.tables(), copy));
     } finally {
       await sink.close();
     }

@@ -60,9 +60,17 @@ export function detailOf(row: RunDetailRow): RunDetail {
   return { ...summary, log };
 }
 
-/** The tool calls of a log, for the failing-tools table: tool, whether it worked, how long it took. */
+/**
+ * The tool calls of a log, for the failing-tools table: tool, whether it worked, how long it took. A call a
+ * person denied (or that was not approved in time) never ran, so it neither worked nor failed.
+ */
 export function toolCallsOf(log: RunLog): { tool: string; ok: boolean; ms: number }[] {
+  const notRun = new Set(
+    log.steps.flatMap((s) => (s.kind === 'approval' && s.outcome !== 'approved' ? [s.callId] : [])),
+  );
   return log.steps.flatMap((step) =>
-    step.kind === 'observation' ? [{ tool: step.tool, ok: step.ok, ms: step.ms }] : [],
+    step.kind === 'observation' && !notRun.has(step.callId)
+      ? [{ tool: step.tool, ok: step.ok, ms: step.ms }]
+      : [],
   );
 }

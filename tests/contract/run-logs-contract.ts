@@ -296,6 +296,24 @@ export function runLogsContract(name: string, open: () => Promise<StoreFixture>)
       ]);
     });
 
+    it('does not count a call a person denied, or that was not approved in time, as a failing tool', async () => {
+      const id = await ran({ tools: { deploy: 3 } });
+      const call = (callId: string, outcome: 'approved' | 'denied' | 'expired', ok: boolean) => [
+        { kind: 'action' as const, at: 1, step: 1, callId, tool: 'deploy', input: '{}' },
+        { kind: 'approval' as const, at: 2, callId, tool: 'deploy', outcome, by: 'Sam', waitedMs: 1 },
+        { kind: 'observation' as const, at: 3, step: 1, callId, tool: 'deploy', text: 'x', ok, ms: 1 },
+      ];
+      const steps = [
+        ...call('a', 'denied', false),
+        ...call('b', 'expired', false),
+        ...call('c', 'approved', false),
+      ];
+      await store.saveRunLog(logOf(id, { steps }));
+      const stats = await store.adminStats({ ...period, offsetMs: 0 }, 10);
+      expect(stats.tools).toEqual([{ tool: 'deploy', calls: 3, failed: 1 }]);
+      expect((await store.runDetail(id))?.log?.steps).toEqual(steps);
+    });
+
     it('lists every saved channel setting for the settings overview', async () => {
       await store.setSettings('slack:T:C2', { model: 'gpt-b' });
       await store.setSettings('discord:g:c', { protocol: 'react', model: 'gpt-a' });

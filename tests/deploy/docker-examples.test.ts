@@ -140,6 +140,8 @@ async function expectReachableWebChat(
   env: Record<string, string>,
 ) {
   expect(started!.output()).toMatch(/"host":"0\.0\.0\.0"/);
+  // The start line says so too, rather than naming only the loopback address.
+  expect(started!.output()).toContain(`thinkthread: web chat on every interface (0.0.0.0:${ports.PORT})`);
   const host = outsideAddress ?? '127.0.0.1';
   const web = `http://${host}:${ports.PORT}`;
   const page = await fetch(`${web}/`);

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -138,11 +138,41 @@ export interface Started {
   exited: Promise<number | null>;
 }
 
-/** Runs the image's CMD in `folder` with exactly `env` (plus PATH and HOME, which the base image sets). */
-export function startAsImage(spec: ImageSpec, folder: string, env: Record<string, string>): Started {
+/** Whether this machine lets a test make a user and mount namespace (to lay the image out read-only). */
+export const canMountReadOnly = (): boolean => spawnSync('unshare', ['-rm', 'true']).status === 0;
+
+/**
+ * Runs the image's CMD in `folder` with exactly `env` (plus PATH and HOME, which the base image sets). With
+ * `writable`, the folder is read-only (a read-only root filesystem) but for those folders in it, each an
+ * empty one of its own (an emptyDir); see {@link canMountReadOnly}.
+ */
+export function startAsImage(
+  spec: ImageSpec,
+  folder: string,
+  env: Record<string, string>,
+  writable?: readonly string[],
+): Started {
   const [command, ...args] = spec.cmd;
   if (command !== 'node') throw new Error(`the image's command is not node: ${spec.cmd.join(' ')}`);
-  const child = spawn(process.execPath, args, {
+  const mounts = (writable ?? []).map(
+    (dir) => `mount --bind "${mkdtempSync(join(tmpdir(), 'thinkthread-empty-dir-'))}" "${dir}"`,
+  );
+  const readOnly = [`mount --bind "${folder}" "${folder}"`, `mount -o remount,bind,ro "${folder}"`];
+  const [program, argv] = writable
+    ? [
+        'unshare',
+        [
+          '-rm',
+          'sh',
+          '-c',
+          ['set -e', ...readOnly, ...mounts, 'exec "$@"'].join('\n'),
+          'sh',
+          process.execPath,
+          ...args,
+        ],
+      ]
+    : [process.execPath, args];
+  const child = spawn(program, argv, {
     cwd: folder,
     env: { PATH: process.env.PATH ?? '', HOME: folder, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ConfigMap, Secret, Service } from 'kubernetes-models/v1';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { waitForHttp } from '../helpers/wait-for-http.js';
 import { dropSchema, freshSchema, testDatabaseUrl, withSchema } from '../store/postgres-test-db.js';
 import {
   buildImageFolder,
+  canMountReadOnly,
   inFolder,
   parseDockerfile,
   runHealthCheck,
@@ -50,6 +52,7 @@ const models: Record<string, (m: Manifest) => { validate(): void }> = {
   'v1 ConfigMap': (m) => new ConfigMap(m as never),
   'v1 Secret': (m) => new Secret(m as never),
   'policy/v1 PodDisruptionBudget': (m) => new PodDisruptionBudget(m as never),
+  'networking.k8s.io/v1 Ingress': (m) => new Ingress(m as never),
 };
 
 const deployment = one<Deployment>('Deployment');
@@ -57,6 +60,7 @@ const service = one<Service>('Service');
 const pdb = one<PodDisruptionBudget>('PodDisruptionBudget');
 const configMap = one<ConfigMap>('ConfigMap');
 const secret = one<Secret>('Secret');
+const ingress = one<Ingress>('Ingress');
 const pod = deployment.spec!.template.spec!;
 const container = pod.containers[0]!;
 const envValue = (name: string) => container.env?.find((e) => e.name === name)?.value;
@@ -78,13 +82,51 @@ describe('deploy/kubernetes', () => {
     }
   });
 
-  it('kustomization.yaml applies every manifest but the example Secret', () => {
+  it('kustomization.yaml applies every manifest but the examples (the Secret, the Ingress)', () => {
     const kustomization = one<{ resources: string[] }>('Kustomization');
     for (const resource of kustomization.resources)
       expect(existsSync(join(dir, resource)), resource).toBe(true);
+    expect(files.filter((f) => f.includes('.example.')).sort()).toEqual([
+      'ingress.example.yaml',
+      'secret.example.yaml',
+    ]);
     expect([...kustomization.resources].sort()).toEqual(
-      files.filter((f) => f !== 'kustomization.yaml' && f !== 'secret.example.yaml').sort(),
+      files.filter((f) => f !== 'kustomization.yaml' && !f.includes('.example.')).sort(),
     );
+  });
+
+  it('runs the image docs/deploy.md builds and loads into a local cluster, without pulling it', () => {
+    expect(container.image).toBe('thinkthread:local');
+    expect(container.imagePullPolicy).toBe('IfNotPresent');
+    for (const step of [
+      'docker build -t thinkthread:local .',
+      'kind load docker-image thinkthread:local',
+      'minikube image load thinkthread:local',
+    ]) {
+      expect(deployDoc).toContain(step);
+    }
+  });
+
+  it('keeps the root filesystem read-only, each folder the bot writes an emptyDir', () => {
+    expect(container.securityContext).toMatchObject({
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+    });
+    const volumes = new Map((pod.volumes ?? []).map((v) => [v.name, v]));
+    const mounted = new Map((container.volumeMounts ?? []).map((m) => [m.mountPath, m.name]));
+    for (const path of [`${image.workdir}/data`, '/tmp']) {
+      expect(volumes.get(mounted.get(path) ?? '')?.emptyDir, path).toBeDefined();
+    }
+  });
+
+  it('the Ingress example routes its host, over TLS, to the Service, one browser to one replica', () => {
+    const rule = ingress.spec!.rules![0]!;
+    const backend = rule.http!.paths[0]!.backend.service!;
+    expect(backend.name).toBe(service.metadata!.name);
+    expect(service.spec!.ports!.map((p) => p.name)).toContain(backend.port!.name);
+    expect(ingress.spec!.tls![0]!.hosts).toEqual([rule.host]);
+    expect(ingress.metadata!.annotations!['nginx.ingress.kubernetes.io/affinity']).toBe('cookie');
+    expect(deployDoc).toContain(`kubectl apply -f ${dir}/ingress.example.yaml`);
   });
 
   it('runs N replicas as the image does: its ports, its user, the shared settings', () => {
@@ -168,7 +210,9 @@ describe('deploy/kubernetes', () => {
   });
 });
 
-describe('a pod of deploy/kubernetes, started as the image starts it', { timeout: 90_000 }, () => {
+describe('a pod of deploy/kubernetes, started as the image starts it, its files read-only', {
+  timeout: 90_000,
+}, () => {
   let model: FakeOpenAI | undefined;
   let started: Started | undefined;
   const schema = freshSchema();
@@ -207,7 +251,17 @@ describe('a pod of deploy/kubernetes, started as the image starts it', { timeout
     const health = await freePort();
     podEnv.PORT = String(http);
     podEnv.HEALTH_PORT = String(health);
-    started = startAsImage(image, folder, podEnv);
+    // readOnlyRootFilesystem: the image's folder read-only but for its emptyDir mounts (/tmp is this machine's).
+    const writable = (container.volumeMounts ?? [])
+      .filter(
+        (m) =>
+          container.securityContext?.readOnlyRootFilesystem && m.mountPath.startsWith(`${image.workdir}/`),
+      )
+      .map((m) => inFolder(m.mountPath, image.workdir, folder));
+    const readOnly = canMountReadOnly();
+    if (!readOnly)
+      console.warn('The pod runs with its folder writable: `unshare -rm` is not available here.');
+    started = startAsImage(image, folder, podEnv, readOnly ? writable : undefined);
     const exited = () => started!.child.exitCode !== null;
 
     const probeUrl = (p: typeof container.livenessProbe) => `http://127.0.0.1:${health}${p!.httpGet!.path}`;
@@ -233,5 +287,7 @@ describe('a pod of deploy/kubernetes, started as the image starts it', { timeout
     });
     expect(metrics.status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${health}/metrics`)).status).toBe(200);
+    // It ran with nothing of the image writable but its volumes.
+    if (readOnly) expect(writable).toEqual([`${folder}/data`]);
   });
 });

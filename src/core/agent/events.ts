@@ -35,6 +35,8 @@ export type AgentEvent =
       outcome: ApprovalOutcome;
       by?: string | undefined;
       reason?: string | undefined;
+      /** How long it waited, when the run did not see it asked (it was resumed after a restart). */
+      waitedMs?: number | undefined;
     }
   /** A piece of the answer as it streams; the `answer` event's text is authoritative. */
   | { type: 'answer_delta'; text: string }

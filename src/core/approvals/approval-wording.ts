@@ -17,7 +17,7 @@ export function approvalForbidden(approvers: Approvers): string {
 
 /** What the model reads when a person denied a call. */
 export function deniedObservation(tool: string, reason: string | undefined): string {
-  const why = reason?.trim() ? ` Their reason: ${reason.trim()}` : ' They gave no reason.';
+  const why = reason?.trim() ? ` Their reason: ${sentence(reason)}` : ' They gave no reason.';
   return `Not run: the person asked to approve this call of ${tool} denied it.${why} Do not call it again unless they ask for it.`;
 }
 
@@ -37,10 +37,16 @@ export function approvalNote(
     case 'approved':
       return `${tool} approved by ${by ?? 'someone'}.`;
     case 'denied':
-      return `${tool} denied by ${by ?? 'someone'}${reason ? `: ${reason}` : '.'}`;
+      return `${tool} denied by ${by ?? 'someone'}${reason?.trim() ? `: ${sentence(reason)}` : '.'}`;
     case 'expired':
       return `${tool} was not approved in time, so it did not run.`;
   }
+}
+
+/** `text` trimmed, ending in a full stop unless it ends a sentence already (`.`, `!`, `?`, `…`, maybe quoted). */
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…]["'’”)\]]*$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 function describeMs(ms: number): string {

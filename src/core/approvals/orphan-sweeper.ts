@@ -109,7 +109,13 @@ export function createOrphanSweeper(deps: OrphanSweeperDeps): OrphanSweeper {
         decision = { outcome: 'expired', at };
         deps.record(wait, state, decision);
       }
-      outcomes.push({ id: wait.id, callId: state.callId, tool: wait.tool, decision });
+      outcomes.push({
+        id: wait.id,
+        callId: state.callId,
+        tool: wait.tool,
+        requestedAt: wait.requestedAt,
+        decision,
+      });
       decided.set(state.callId, verdictOf(wait.tool, decision, deps.timeoutMs));
     }
     logger?.info(

@@ -45,6 +45,8 @@ export interface ResumedOutcome {
   id: string;
   callId: string;
   tool: string;
+  /** When it started to wait. */
+  requestedAt: number;
   decision: WaitDecision;
 }
 

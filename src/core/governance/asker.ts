@@ -35,4 +35,6 @@ export interface Asker {
    * ALLOW_ROLES, ALLOW_CHANNELS, ALLOW_DMS) do not apply; BLOCK_USERS still does.
    */
   platformGated?: boolean | undefined;
+  /** The schedule asking as its creator (its id): the run is scheduled, not asked by the person just now. */
+  viaSchedule?: string | undefined;
 }

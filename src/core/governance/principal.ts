@@ -25,6 +25,16 @@ export function webPrincipal(browser: string): Principal {
   return `web:${browser}`;
 }
 
+/**
+ * How a principal reads to people when no name is known for it: a browser that did not sign in as
+ * `browser 1a2b` (the start of its ID, enough to tell a few apart, too little to act as it); others as they are.
+ */
+export function principalLabel(principal: Principal): string {
+  return principal.startsWith('web:')
+    ? `browser ${principal.slice('web:'.length, 'web:'.length + 4)}`
+    : principal;
+}
+
 /** The person at the terminal. */
 export function consolePrincipal(name: string): Principal {
   return `console:${name}`;

@@ -1,4 +1,5 @@
 import type { Asker } from '../governance/asker.js';
+import { principalLabel } from '../governance/principal.js';
 import { type ArchiveStore, FORGOTTEN_KINDS, type ForgetReport } from '../ports/archive-store.js';
 import type { NotesStore, StoredNote } from '../ports/notes-store.js';
 import { MAX_NOTE_CHARS } from '../tools/remember.js';
@@ -60,7 +61,7 @@ export function createMemoryCommands(deps: MemoryCommandsDeps): MemoryCommands {
       const lines = notes.map((n, i) => {
         const marks = [
           n.subject === null ? '' : '(about you) ',
-          n.instruction ? '[instruction] ' : `[data, by ${n.author ?? 'someone'}] `,
+          n.instruction ? '[instruction] ' : `[data, by ${n.author ? principalLabel(n.author) : 'someone'}] `,
           n.local ? '(only here) ' : '',
         ].join('');
         return `${i + 1}. ${marks}${n.text} — ${new Date(n.createdAt).toISOString().slice(0, 10)}`;

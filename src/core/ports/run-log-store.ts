@@ -1,4 +1,5 @@
 import type { AdminStatsStore } from './admin-stats-store.js';
+import type { ApprovalOutcome } from './approval-store.js';
 import type { UsageOutcome } from './usage-store.js';
 
 /** One thing that happened in a run, `at` milliseconds after it started. */
@@ -26,7 +27,19 @@ export type RunStep =
       /** Since its action. */
       ms: number;
     }
+  /** A call that waited for a person: how it was decided, by whom (their name), after how long. */
+  | {
+      kind: 'approval';
+      at: number;
+      callId: string;
+      tool: string;
+      outcome: ApprovalOutcome;
+      by?: string | undefined;
+      reason?: string | undefined;
+      waitedMs: number;
+    }
   | { kind: 'answer'; at: number; text: string; truncated?: string | undefined }
+  /** Codes besides the run's own notices and errors: `scheduled` and `resumed` say how the run began. */
   | { kind: 'notice' | 'error'; at: number; code: string; text: string };
 
 /** Who asked what, where: known when a question is taken. */

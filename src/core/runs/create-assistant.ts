@@ -2,7 +2,7 @@ import type { AgentEventHandler, RunResult } from '../agent/events.js';
 import { rememberedAnswer } from '../agent/notes.js';
 import type { Agent, RunProfile } from '../agent/types.js';
 import type { Approvals } from '../approvals/create-approvals.js';
-import type { ResumedRun } from '../approvals/wait-state.js';
+import { showingDecisions } from '../approvals/resumed-decisions.js';
 import type { AskOutcome, AskRequest, Assistant } from '../assistant.js';
 import { ContextUnavailableError, StorageError } from '../errors.js';
 import { type Governor, REFUSED_MESSAGE } from '../governance/governor.js';
@@ -13,7 +13,6 @@ import type { Logger } from '../logger.js';
 import type { MemoryCommands } from '../memory/memory-commands.js';
 import type { ChannelMemory } from '../memory/types.js';
 import type { FeedbackStore } from '../ports/feedback-store.js';
-import type { RunLogStore } from '../ports/run-log-store.js';
 import type { RunObservation, RunObserver } from '../ports/run-observer.js';
 import { PLACE_KEPT, type RunQueue } from '../ports/run-queue.js';
 import type { ToolSource } from '../ports/tool-source.js';
@@ -28,7 +27,8 @@ import { bindToActive, channelHash, inSpan, startSpan, tracesContent } from '../
 import { linkedSignal } from '../util/linked-signal.js';
 import { pauseIfBusy } from '../util/pauser.js';
 import { promptCacheKey } from './prompt-cache-key.js';
-import { createRunLogRecorder } from './run-log-recorder.js';
+import type { RunLogRecorder } from './run-log-recorder.js';
+import { newRunRecorder, type RunLogKeeper, resumedRunRecorder } from './run-log-start.js';
 import { createRunMeter } from './run-meter.js';
 import { createRunQueue, type RunQueueLimits } from './run-queue.js';
 
@@ -60,7 +60,7 @@ export interface AssistantDeps {
   /** Per-channel settings; without it every channel runs with the defaults and `/settings` is unavailable. */
   settings?: SettingsService | undefined;
   /** Where each run's steps are kept for the admin page; none are kept when unset (RUN_LOG_RETENTION_DAYS=0). */
-  runLogs?: Pick<RunLogStore, 'saveRunLog'> | undefined;
+  runLogs?: RunLogKeeper | undefined;
   /** Where votes on answers are kept; without it they are only logged. */
   feedback?: FeedbackStore | undefined;
   now?: () => number;
@@ -313,14 +313,18 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     const meter = createRunMeter(onEvent);
     const recorder =
       deps.runLogs &&
-      createRunLogRecorder(meter.onEvent, {
-        usageId: admit.id,
-        at: admit.at,
-        platform: asker.platform,
-        key,
-        userId: asker.principal,
-        question: request.text,
-      });
+      newRunRecorder(
+        meter.onEvent,
+        {
+          usageId: admit.id,
+          at: admit.at,
+          platform: asker.platform,
+          key,
+          userId: asker.principal,
+          question: request.text,
+        },
+        asker,
+      );
     let result: RunResult | undefined;
     // The model that gave the last answer, when a fallback chain says (LLM_FALLBACK): what the record names.
     let answeredBy: string | undefined;
@@ -337,12 +341,16 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         ...meter.result(result, Date.now() - admit.at),
         answeredBy,
       });
-      if (recorder) {
-        deps.runLogs
-          ?.saveRunLog(recorder.log())
-          .catch((err: unknown) => logger?.warn({ key, err }, 'could not keep a run log'));
-      }
+      keepLog(recorder, key);
     }
+  }
+
+  /** Keeps a run's log (as it ends, not awaited). */
+  function keepLog(recorder: RunLogRecorder | undefined, key: string): void {
+    if (!recorder) return;
+    deps.runLogs
+      ?.saveRunLog(recorder.log())
+      .catch((err: unknown) => logger?.warn({ key, err }, 'could not keep a run log'));
   }
 
   /** A run taken over after its process stopped: admitted when it was asked, it completes that record. */
@@ -361,13 +369,18 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       onEvent,
       checkpoint && { modelCalls: checkpoint.step, usage: checkpoint.usage },
     );
+    const recorder =
+      deps.runLogs && usageId !== undefined && request.resume
+        ? await resumedRunRecorder(deps.runLogs, meter.onEvent, request.resume, usageId, logger)
+        : undefined;
     let result: RunResult | undefined;
     try {
-      result = await answer(request, meter.onEvent, profile, placeLost, usageId);
+      result = await answer(request, recorder?.onEvent ?? meter.onEvent, profile, placeLost, usageId);
       return result;
     } finally {
       const platform = request.asker?.platform ?? 'unknown';
       spent(governor, platform, request.key, usageId, meter.result(result, Date.now() - started));
+      keepLog(recorder, request.key);
     }
   }
 
@@ -544,30 +557,6 @@ function questionAttributes(request: AskRequest): Record<string, string> {
     ...(tracesContent()
       ? { 'gen_ai.input.messages': JSON.stringify([{ role: 'user', content: request.text }]) }
       : {}),
-  };
-}
-
-/**
- * The events of a resumed run, with each decision made while its process was gone shown right after the
- * call it decided.
- */
-function showingDecisions(resumed: ResumedRun, onEvent: AgentEventHandler): AgentEventHandler {
-  const byCall = new Map(resumed.outcomes.map((o) => [o.callId, o]));
-  return (event) => {
-    onEvent(event);
-    const outcome = event.type === 'action' ? byCall.get(event.callId) : undefined;
-    if (!outcome) return;
-    byCall.delete(outcome.callId);
-    const { decision } = outcome;
-    onEvent({
-      type: 'approval_decided',
-      id: outcome.id,
-      callId: outcome.callId,
-      tool: outcome.tool,
-      outcome: decision.outcome,
-      ...(decision.byName ? { by: decision.byName } : {}),
-      ...(decision.reason ? { reason: decision.reason } : {}),
-    });
   };
 }
 

@@ -14,15 +14,28 @@ export interface RunLogRecorder {
   log(): RunLog;
 }
 
+/** How a recorded run began, when not as a question just asked; and steps kept from before. */
+export interface RecordedFrom {
+  /** A `scheduled` or `resumed` notice, first of the run's new steps. */
+  notice?: { code: 'scheduled' | 'resumed'; text: string } | undefined;
+  /** The steps logged before (a run resumed after a restart goes on from its log). */
+  earlier?: readonly RunStep[] | undefined;
+  /** When the run began, if before now (step times count from it). */
+  began?: number | undefined;
+}
+
 /** Creates a recorder in front of `onEvent`; `now` is the clock of the step times. */
 export function createRunLogRecorder(
   onEvent: AgentEventHandler,
   start: RunLogStart,
   now: () => number = Date.now,
+  from: RecordedFrom = {},
 ): RunLogRecorder {
-  const began = now();
-  const steps: RunStep[] = [];
+  const began = from.began ?? now();
+  const steps: RunStep[] = [...(from.earlier ?? [])];
+  if (from.notice) steps.push({ kind: 'notice', at: now() - began, ...from.notice });
   const actions = new Map<string, number>();
+  const asked = new Map<string, number>();
   let answer: string | null = null;
   // A model call starts when the run does, or when the previous call or the last tool result came back.
   let lastBoundary = 0;
@@ -67,6 +80,21 @@ export function createRunLogRecorder(
           ms: at - (actions.get(event.callId) ?? at),
         });
         lastBoundary = at;
+        break;
+      case 'approval':
+        asked.set(event.id, at);
+        break;
+      case 'approval_decided':
+        steps.push({
+          kind: 'approval',
+          at,
+          callId: event.callId,
+          tool: event.tool,
+          outcome: event.outcome,
+          by: event.by,
+          reason: event.reason && cut(event.reason),
+          waitedMs: event.waitedMs ?? at - (asked.get(event.id) ?? at),
+        });
         break;
       case 'answer':
         answer = cut(event.text, MAX_LOGGED_TEXT_CHARS);

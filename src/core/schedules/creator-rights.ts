@@ -61,6 +61,7 @@ export async function currentAsker(
     roles: rights.roles,
     platformAdmin: rights.platformAdmin,
     platformGated: creator.platformGated,
+    viaSchedule: schedule.id,
   };
   return { asker, unknown, gone: rights.member === false };
 }

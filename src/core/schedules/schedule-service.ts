@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Asker } from '../governance/asker.js';
+import { principalLabel } from '../governance/principal.js';
 import type { Schedule, ScheduleStore } from '../ports/schedule-store.js';
 import { creatorOf } from './creator.js';
 import { platformOfKey } from './platform-of-key.js';
@@ -154,5 +155,13 @@ function line(s: Schedule): string {
     ? `"${s.cron}", next ${formatInZone(s.nextAt, s.timezone)}`
     : formatInZone(s.nextAt, s.timezone);
   const state = s.paused ? ' (paused: its creator may no longer ask there)' : '';
-  return `• ${s.id}: "${s.question}" by ${s.creator.name}, ${when}${state}`;
+  return `• ${s.id}: "${s.question}" by ${creatorName(s)}, ${when}${state}`;
+}
+
+/** The creator's name; a web browser's ID, which older web schedules kept as the name, reads as `browser 1a2b`. */
+function creatorName(s: Schedule): string {
+  const { creator } = s;
+  return creator.platform === 'web' && creator.name === creator.userId
+    ? principalLabel(creator.principal)
+    : creator.name;
 }

@@ -1,4 +1,4 @@
-import { createMathSandbox, type MathSandbox, type SandboxLimits } from './calculator-sandbox.js';
+import { createMathSandbox, type MathSandbox, type SandboxOptions } from './calculator-sandbox.js';
 
 interface Member {
   sandbox: MathSandbox;
@@ -6,13 +6,14 @@ interface Member {
 }
 
 /**
- * `size` calculator processes behind one MathSandbox: an expression goes to a free one, or waits (first come,
- * first served) for the first to be free, so a costly expression holds one process, not every channel.
- * Each process keeps the per-expression time and memory limits.
+ * Up to `size` calculator processes behind one MathSandbox: an expression goes to the first free one, or
+ * waits (first come, first served) for one to be free, so a costly expression holds one process, not every
+ * channel. A process starts when an expression first needs it and stops when idle; each keeps the
+ * per-expression time and memory limits.
  */
-export function createMathPool(size: number, limits: Partial<SandboxLimits> = {}): MathSandbox {
+export function createMathPool(size: number, options: SandboxOptions = {}): MathSandbox {
   const members: Member[] = Array.from({ length: Math.max(1, size) }, () => ({
-    sandbox: createMathSandbox(limits),
+    sandbox: createMathSandbox(options),
     busy: false,
   }));
   const waiting: ((member: Member) => void)[] = [];
@@ -30,11 +31,10 @@ export function createMathPool(size: number, limits: Partial<SandboxLimits> = {}
   };
 
   return {
-    warm() {
-      for (const member of members) member.sandbox.warm();
-    },
     async evaluate(expression, signal) {
-      const member = await acquire();
+      // A free process is taken at once, so the idle stop a call cancels cannot fire in between.
+      const got = acquire();
+      const member = got instanceof Promise ? await got : got;
       try {
         return await member.sandbox.evaluate(expression, signal);
       } finally {

@@ -18,29 +18,65 @@ export interface SandboxLimits {
   memoryLimitMb: number;
   /** How long the process may take to start and load mathjs. */
   startupTimeoutMs: number;
+  /** How long the process may sit unused before it is stopped (the next call starts a new one). */
+  idleMs: number;
 }
+
+/** Runs `stop` once `ms` have passed; returns what cancels it. Injectable so tests need not wait. */
+export type IdleTimer = (stop: () => Promise<void>, ms: number) => () => void;
+
+/** How a sandbox is bounded, and how it waits out idle time. */
+export type SandboxOptions = Partial<SandboxLimits> & { idleTimer?: IdleTimer };
+
+/** The calculator process's title, as `ps` and `top` show it. */
+export const CALCULATOR_TITLE = 'thinkthread-calc';
 
 /** Evaluates mathjs expressions in a separate process with a time and memory bound. */
 export interface MathSandbox {
   /** The formatted result; throws a ToolInputError for a bad or too costly expression. */
   evaluate(expression: string, signal?: AbortSignal): Promise<string>;
-  /** Starts the process ahead of the first call, so the first question does not wait for mathjs to load. */
-  warm(): void;
 }
 
-const DEFAULT_LIMITS: SandboxLimits = { timeLimitMs: 1000, memoryLimitMb: 128, startupTimeoutMs: 20_000 };
+const DEFAULT_LIMITS: SandboxLimits = {
+  timeLimitMs: 1000,
+  memoryLimitMb: 128,
+  startupTimeoutMs: 20_000,
+  idleMs: 60_000,
+};
+
+const realTimer: IdleTimer = (stop, ms) => {
+  const timer = setTimeout(() => void stop(), ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
 
 /**
- * Creates a sandbox around one long-lived `node` process, started on first use; evaluations run one at
- * a time, so the time limit measures the expression, not the queue. A deny-list cannot bound `1:1e9` or
- * `ones(1e5, 1e5)`; a heap limit and a timer can. It is a process, not a worker thread, because V8 aborts
- * the whole process when one large allocation overshoots a worker's heap limit.
+ * Creates a sandbox around one `node` process, started on first use and stopped after `idleMs` unused;
+ * evaluations run one at a time, so the time limit measures the expression, not the queue. A deny-list
+ * cannot bound `1:1e9` or `ones(1e5, 1e5)`; a heap limit and a timer can. It is a process, not a worker
+ * thread, because V8 aborts the whole process when one large allocation overshoots a worker's heap limit.
  */
-export function createMathSandbox(limits: Partial<SandboxLimits> = {}): MathSandbox {
-  const { timeLimitMs, memoryLimitMb, startupTimeoutMs } = { ...DEFAULT_LIMITS, ...limits };
+export function createMathSandbox(options: SandboxOptions = {}): MathSandbox {
+  const { idleTimer = realTimer, ...limits } = options;
+  const { timeLimitMs, memoryLimitMb, startupTimeoutMs, idleMs } = { ...DEFAULT_LIMITS, ...limits };
   let current: Promise<ChildProcess> | undefined;
   let latest: ChildProcess | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  let pending = 0;
+  let cancelIdle: (() => void) | undefined;
+
+  const stopIdle = async () => {
+    cancelIdle = undefined;
+    const idle = current;
+    if (pending > 0 || !idle) return;
+    current = undefined;
+    const child = await idle.catch(() => undefined);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill();
+    });
+  };
 
   const discard = (child: ChildProcess) => {
     if (latest === child) current = undefined;
@@ -56,7 +92,13 @@ export function createMathSandbox(limits: Partial<SandboxLimits> = {}): MathSand
     };
     const child = spawn(
       process.execPath,
-      [`--max-old-space-size=${memoryLimitMb}`, '-e', CALCULATOR_CHILD_SOURCE, JSON.stringify(data)],
+      [
+        `--max-old-space-size=${memoryLimitMb}`,
+        `--title=${CALCULATOR_TITLE}`,
+        '-e',
+        CALCULATOR_CHILD_SOURCE,
+        JSON.stringify(data),
+      ],
       // No secrets in reach of an expression that escapes mathjs.
       { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: {} },
     );
@@ -136,16 +178,19 @@ export function createMathSandbox(limits: Partial<SandboxLimits> = {}): MathSand
     });
 
   return {
-    warm() {
-      current ??= start();
-      current.catch(() => {}); // a failed start is retried, and reported, by the next evaluate
-    },
     evaluate(expression, signal) {
-      const job = queue.then(async () => {
-        signal?.throwIfAborted();
-        current ??= start();
-        return run(await current, expression, signal);
-      });
+      pending++;
+      cancelIdle?.();
+      cancelIdle = undefined;
+      const job = queue
+        .then(async () => {
+          signal?.throwIfAborted();
+          current ??= start();
+          return run(await current, expression, signal);
+        })
+        .finally(() => {
+          if (--pending === 0 && current) cancelIdle = idleTimer(stopIdle, idleMs);
+        });
       queue = job.catch(() => {});
       return job;
     },

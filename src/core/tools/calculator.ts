@@ -21,7 +21,6 @@ export const calculatorTool: ToolFactory<CalculatorSettings> = (settings) => {
   const size = settings.CALCULATOR_WORKERS;
   const sandbox = pools.get(size) ?? createMathPool(size);
   pools.set(size, sandbox);
-  sandbox.warm();
   return defineTool({
     name: 'calculator',
     description:

@@ -82,6 +82,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
     resolveFinished = resolve;
   });
   let rl: ReturnType<typeof createInterface> | undefined;
+  let closed = false;
   const feed = createLineFeed();
   let failures = 0;
   let lines = 0;
@@ -220,7 +221,10 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
         lines++;
         feed.push(line);
       });
-      rl.on('close', () => feed.push(undefined));
+      rl.on('close', () => {
+        closed = true;
+        feed.push(undefined);
+      });
       void (async () => {
         try {
           await askKept();
@@ -249,6 +253,10 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       logger: options.logger,
       signal: stopping.signal,
       withPrompts: (renderer) => withApprovalPrompts(renderer, prompts),
+      // Not while a typed question is answered: its own end puts the prompt back.
+      redrawPrompt: () => {
+        if (tty && rl && !closed && !current) rl.prompt(true);
+      },
     }),
   };
 }

@@ -22,6 +22,8 @@ export interface ConsoleScheduleDeps {
   signal: AbortSignal;
   /** Adds the `y/n` prompts for calls that wait for approval (a scheduled or resumed run may reach one). */
   withPrompts?: ((renderer: RunRenderer) => RunRenderer) | undefined;
+  /** Puts the person's prompt (and what they had typed) back once a run or a message has been written. */
+  redrawPrompt?: (() => void) | undefined;
 }
 
 /**
@@ -51,9 +53,11 @@ export function consoleScheduleDelivery(deps: ConsoleScheduleDeps): ScheduleDeli
         abortedBy: 'shutdown',
         logger,
       });
+      deps.redrawPrompt?.();
     },
     async tellScheduleCreator(_schedule, text) {
       terminal.write(`\n${text}\n`);
+      deps.redrawPrompt?.();
     },
     // The person at the terminal runs the bot: an admin, as every question typed there is.
     lookUpCreator: async () => ({ platformAdmin: true }),

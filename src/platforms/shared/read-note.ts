@@ -1,3 +1,4 @@
+import { principalLabel } from '../../core/governance/principal.js';
 import type { Provenance, UntrustedSource } from '../../core/util/untrusted.js';
 
 const WHAT: Partial<Record<UntrustedSource, [string, string]>> = {
@@ -8,6 +9,8 @@ const WHAT: Partial<Record<UntrustedSource, [string, string]>> = {
   note: ['note someone saved', 'notes people saved'],
   knowledge: ['document passage', 'document passages'],
   history: ['earlier message', 'earlier messages'],
+  recall: ['earlier turn found by recall', 'earlier turns found by recall'],
+  tool: ['tool result', 'tool results'],
 };
 
 /**
@@ -20,7 +23,13 @@ export function readNote(sources: readonly Provenance[]): string {
   for (const s of sources) groups.set(s.source, [...(groups.get(s.source) ?? []), s]);
   const parts = [...groups].map(([source, items]) => {
     const [one, several] = WHAT[source] ?? [source, source];
-    const who = [...new Set(items.map((i) => i.name ?? i.author).filter((w): w is string => Boolean(w)))];
+    const who = [
+      ...new Set(
+        items
+          .map((i) => i.name ?? (i.author && principalLabel(i.author)))
+          .filter((w): w is string => Boolean(w)),
+      ),
+    ];
     const named = who.length > 0 ? ` (${who.slice(0, 5).join(', ')}${who.length > 5 ? ', …' : ''})` : '';
     return `${items.length} ${items.length === 1 ? one : several}${named}`;
   });

@@ -1,5 +1,6 @@
 import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
+import { principalLabel } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
 import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
@@ -43,6 +44,8 @@ export interface CommandContext {
   logger: Logger;
   /** The kept answers and steps of the web chat's conversations, cleared with the memory they show. */
   chats?: WebChatStore | undefined;
+  /** The signed-in name; a browser without sign-in is named by {@link principalLabel}. */
+  name?: string | undefined;
 }
 
 /**
@@ -76,7 +79,10 @@ export async function runCommand(text: string, ctx: CommandContext): Promise<Com
     const run = assistant.scheduleCommand;
     if (!run) return { reply: 'Scheduled questions are not kept by this bot.' };
     return attempt(async () => ({
-      reply: await run({ asker: ctx.asker, key, author: ctx.asker.userId }, scheduleArgs[1] ?? ''),
+      reply: await run(
+        { asker: ctx.asker, key, author: ctx.name ?? principalLabel(ctx.asker.principal) },
+        scheduleArgs[1] ?? '',
+      ),
     }));
   }
   const knowledgeArgs = /^\/knowledge(?:\s+([\s\S]*))?$/i.exec(text.trim());

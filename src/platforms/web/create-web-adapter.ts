@@ -31,6 +31,7 @@ import { storeView } from './store-view.js';
 import { createStreamCaps } from './stream-caps.js';
 import type { Api } from './web-api.js';
 import { createWebAuth } from './web-auth.js';
+import { webChatLine } from './web-chat-line.js';
 import type { Visitor } from './web-gate.js';
 import type { WebRun } from './web-run.js';
 
@@ -240,7 +241,14 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       if (!body.ok) return reply(res, body.status, { error: body.error });
       const key = chatKey(visitor.chat);
       const { asker } = visitor;
-      const command = await runCommand(body.value.text, { assistant, asker, key, logger, chats });
+      const command = await runCommand(body.value.text, {
+        assistant,
+        asker,
+        key,
+        logger,
+        chats,
+        name: visitor.name,
+      });
       const session = sessions.get(key);
       if (command) {
         if (command.cleared && !session.stop) session.run = undefined;
@@ -310,9 +318,9 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       await auth.keepSecret();
       started = true;
       auth.startSweeping();
-      const where =
-        config.PORT === 0 ? 'on the port the log names' : `at ${pageUrl(config.WEB_HOST, config.PORT)}`;
-      (options.announce ?? ((line) => process.stdout.write(`${line}\n`)))(`thinkthread: web chat ${where}`);
+      (options.announce ?? ((line) => process.stdout.write(`${line}\n`)))(
+        webChatLine(config.WEB_HOST, config.PORT),
+      );
       logger.info({ host: config.WEB_HOST, port: config.PORT, auth: config.WEB_AUTH }, 'web chat ready');
     },
     stop: () => {
@@ -335,10 +343,4 @@ function approverOf(visitor: Visitor) {
     name: visitor.name ?? WEB_AUTHOR,
     platformAdmin: visitor.asker.platformAdmin,
   };
-}
-
-/** The page's address; a wildcard bind address is reached at 127.0.0.1 from this machine. */
-function pageUrl(host: string, port: number): string {
-  const name = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  return `http://${name.includes(':') ? `[${name}]` : name}:${port}/`;
 }

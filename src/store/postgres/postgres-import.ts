@@ -1,27 +1,35 @@
 import { createHash } from 'node:crypto';
-import type { StoredSetting } from '../../core/ports/channel-settings-store.js';
 import type { Schedule } from '../../core/ports/schedule-store.js';
 import type { StoredUsageRecord } from '../../core/ports/usage-store.js';
 import { INSERT_COLUMNS, rowValues } from '../schedule-rows.js';
 import type { ExportedConversation } from '../sqlite/sqlite-export.js';
+import type { ExportedRunLog, ExportedWebChat } from '../sqlite/sqlite-export-tables.js';
 import { rowOf } from '../usage-rows.js';
 import { Rollback } from './postgres-db.js';
+import { type RowImporter, rowImporter } from './postgres-import-rows.js';
+import { importRunLogs, importWebChat, type RunLogsCopied } from './postgres-import-runs.js';
 import { openMigratedDb } from './postgres-migrations.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /** Writes copied data into a Postgres store, each piece at most once however often it is run. */
 export interface PostgresImport {
   /**
-   * Copies a conversation with its turns, archive and notes (in order, new ids) unless the key exists there;
-   * true if copied.
+   * Copies a conversation with its turns, archive and notes (in order, new ids) unless the key exists there
+   * (for one without a conversation row: unless anything is kept under its key there); true if copied.
    */
   conversation(c: ExportedConversation): Promise<boolean>;
   /** Copies the records not copied before; resolves with how many were new. */
   usage(records: readonly StoredUsageRecord[]): Promise<number>;
-  /** Copies the settings not set there yet (a setting already there is kept); resolves with how many were new. */
-  settings(settings: readonly StoredSetting[]): Promise<number>;
-  /** Copies the schedules not there yet (by id); resolves with how many were new. */
+  /** Copies the schedules not there yet (by id), unclaimed; resolves with how many were new. */
   schedules(schedules: readonly Schedule[]): Promise<number>;
+  /** Copies rows of a table keyed by its own columns (settings, votes, approvals, sessions, …). */
+  rows: RowImporter;
+  /** Copies run logs onto the copies of their usage records (copy the usage first). */
+  runLogs(logs: readonly ExportedRunLog[]): Promise<RunLogsCopied>;
+  /** Copies a web chat with its runs unless its key is there; true if copied. */
+  webChat(chat: ExportedWebChat): Promise<boolean>;
+  /** The names of kept secrets that Postgres holds with another value. */
+  differingSecrets(secrets: readonly { name: string; value: string }[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -46,12 +54,24 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
     conversation: (c) =>
       db.transaction('copy a conversation', async (sql) => {
         // A key already there (copied before, or live since) is left alone: its memory is never merged.
-        const created = await sql(
-          `INSERT INTO conversations (key, summary, summary_tokens, summarized_turns, version, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING`,
-          [c.key, c.summary, c.summaryTokens, c.summarizedTurns, c.version, c.updatedAt],
-        );
-        if (created.rowCount !== 1) throw new Rollback(false);
+        if (c.stored) {
+          const created = await sql(
+            `INSERT INTO conversations (key, summary, summary_tokens, summarized_turns, version, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING`,
+            [c.key, c.summary, c.summaryTokens, c.summarizedTurns, c.version, c.updatedAt],
+          );
+          if (created.rowCount !== 1) throw new Rollback(false);
+        } else {
+          await sql("SELECT pg_advisory_xact_lock(hashtextextended('thinkthread:import:' || $1, 0))", [
+            c.key,
+          ]);
+          const there = await sql(
+            `SELECT 1 FROM conversations WHERE key = $1 UNION ALL SELECT 1 FROM archive WHERE key = $1
+             UNION ALL SELECT 1 FROM notes WHERE key = $1 LIMIT 1`,
+            [c.key],
+          );
+          if (there.rowCount !== 0) throw new Rollback(false);
+        }
         // Ids come from the turns' own sequence, in the source's order, so a verbatim turn keeps one id in
         // turns and archive, and a folded one never collides with a turn appended later.
         const sourceIds = [...new Set([...c.turns.map((t) => t.id), ...c.archive.map((t) => t.id)])].sort(
@@ -159,22 +179,6 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
       );
       return inserted.rowCount ?? 0;
     },
-    async settings(settings) {
-      if (settings.length === 0) return 0;
-      const inserted = await db.query(
-        'copy channel settings',
-        `INSERT INTO channel_settings (key, name, value, updated_at)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])
-         ON CONFLICT (key, name) DO NOTHING`,
-        [
-          settings.map((s) => s.key),
-          settings.map((s) => s.name),
-          settings.map((s) => s.value),
-          settings.map((s) => s.updatedAt),
-        ],
-      );
-      return inserted.rowCount ?? 0;
-    },
     async schedules(schedules) {
       if (schedules.length === 0) return 0;
       const rows = schedules.map(rowValues);
@@ -187,6 +191,18 @@ export async function openPostgresImport(target: PostgresTarget): Promise<Postgr
         rows[0]!.map((_, i) => rows.map((r) => r[i])),
       );
       return inserted.rowCount ?? 0;
+    },
+    rows: rowImporter(db),
+    runLogs: (logs) => importRunLogs(db, logs, sourceIdentity),
+    webChat: (chat) => importWebChat(db, chat),
+    async differingSecrets(secrets) {
+      const { rows } = await db.query<{ name: string; value: string }>(
+        'read kept secrets',
+        'SELECT name, value FROM app_secrets WHERE name = ANY($1::text[])',
+        [secrets.map((s) => s.name)],
+      );
+      const there = new Map(rows.map((r) => [r.name, r.value]));
+      return secrets.filter((s) => there.has(s.name) && there.get(s.name) !== s.value).map((s) => s.name);
     },
     close: () => db.close(),
   };

@@ -69,7 +69,7 @@ export function postgresKnowledge(db: PostgresDb): KnowledgeStore {
         'search documents',
         `SELECT scope, path, heading, page, text FROM knowledge_passages, to_tsquery('english', $1) q
           WHERE search @@ q AND scope = ANY($2::text[])
-          ORDER BY ts_rank_cd(search, q) DESC, id LIMIT $3`,
+          ORDER BY ts_rank_cd(search, q) DESC, scope, path, ordinal LIMIT $3`,
         [text, [...scopes], limit],
       );
       return rows.map(knowledgeHitOf);

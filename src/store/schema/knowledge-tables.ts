@@ -21,7 +21,8 @@ export const KNOWLEDGE_FILES: Table = {
 export const KNOWLEDGE_PASSAGES: Table = {
   name: 'knowledge_passages',
   columns: {
-    id: 'IDENTITY',
+    // SQLite's full-text index points at passages by this id; Postgres needs none (its vector is in the row).
+    id: { only: 'sqlite', sql: 'INTEGER PRIMARY KEY AUTOINCREMENT' },
     scope: 'TEXT NOT NULL',
     path: 'TEXT NOT NULL',
     ordinal: 'INTEGER NOT NULL',
@@ -35,11 +36,12 @@ export const KNOWLEDGE_PASSAGES: Table = {
     ) STORED`,
     },
   },
-  indexes: {
-    knowledge_passages_by_file: 'scope, path, ordinal',
-    knowledge_passages_search: { only: 'postgres', using: 'gin', columns: 'search' },
-  },
+  indexes: { knowledge_passages_search: { only: 'postgres', using: 'gin', columns: 'search' } },
 };
+
+/** A passage is its file's n-th: copied once however often `npm run migrate` runs. */
+export const KNOWLEDGE_PASSAGE_KEY =
+  'CREATE UNIQUE INDEX knowledge_passages_by_file ON knowledge_passages (scope, path, ordinal);';
 
 /** SQLite searches passages with FTS5's trigram tokenizer, as recall does (see recall-migration.ts). */
 export const SQLITE_KNOWLEDGE_SEARCH = `CREATE VIRTUAL TABLE knowledge_fts USING fts5(

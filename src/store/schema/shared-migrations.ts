@@ -2,7 +2,12 @@ import { PG_USAGE_ROLLUPS } from '../postgres/postgres-usage-rollups.js';
 import { SQLITE_USAGE_ROLLUPS } from '../sqlite/sqlite-usage-rollups.js';
 import { APPROVAL_GRANTS, APPROVAL_WAITS, APPROVALS } from './approval-tables.js';
 import { FOLLOWED_THREADS } from './follow-tables.js';
-import { KNOWLEDGE_FILES, KNOWLEDGE_PASSAGES, SQLITE_KNOWLEDGE_SEARCH } from './knowledge-tables.js';
+import {
+  KNOWLEDGE_FILES,
+  KNOWLEDGE_PASSAGE_KEY,
+  KNOWLEDGE_PASSAGES,
+  SQLITE_KNOWLEDGE_SEARCH,
+} from './knowledge-tables.js';
 import { WEB_CHAT_RUNS, WEB_CHATS } from './memory-tables.js';
 import { RECALL_MIGRATION } from './recall-migration.js';
 import { migration } from './render-migrations.js';
@@ -76,5 +81,5 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
   // 17: threads the bot follows without a mention, and whether it stood back there.
   migration(FOLLOWED_THREADS),
   // 18: documents for search_knowledge (KNOWLEDGE_DIR and files shared in channels) and their passages.
-  migration(KNOWLEDGE_FILES, KNOWLEDGE_PASSAGES, { sqlite: SQLITE_KNOWLEDGE_SEARCH }),
+  migration(KNOWLEDGE_FILES, KNOWLEDGE_PASSAGES, KNOWLEDGE_PASSAGE_KEY, { sqlite: SQLITE_KNOWLEDGE_SEARCH }),
 ];

@@ -1,18 +1,31 @@
 import Database from 'better-sqlite3';
 import { StorageError } from '../../core/errors.js';
 import type { ArchivedTurn } from '../../core/ports/archive-store.js';
-import type { StoredSetting } from '../../core/ports/channel-settings-store.js';
 import type { StoredTurn } from '../../core/ports/conversation-store.js';
 import type { StoredNote } from '../../core/ports/notes-store.js';
 import type { Schedule } from '../../core/ports/schedule-store.js';
 import type { StoredUsageRecord } from '../../core/ports/usage-store.js';
 import { type ScheduleRow, scheduleOf } from '../schedule-rows.js';
 import { recordOf, type UsageRow } from '../usage-rows.js';
+import {
+  type ExportedRow,
+  type ExportedRunLog,
+  type ExportedWebChat,
+  rowBatches,
+  rowCount,
+  runLogBatches,
+  tableNames,
+  webChats,
+} from './sqlite-export-tables.js';
 import { MIGRATIONS } from './sqlite-migrations.js';
 
-/** One conversation as SQLite stores it: its summary, counters and turns (oldest first). */
+/**
+ * One conversation as SQLite stores it: its summary, counters and turns (oldest first). A key with archived
+ * turns or notes but no conversation row (its memory was reset or forgotten) comes with `stored` false.
+ */
 export interface ExportedConversation {
   key: string;
+  stored: boolean;
   summary: string | null;
   summaryTokens: number;
   summarizedTurns: number;
@@ -30,10 +43,16 @@ export interface SqliteExport {
   conversations(): Iterable<ExportedConversation>;
   /** Usage records in id order, `batch` at a time. */
   usage(batch: number): Iterable<StoredUsageRecord[]>;
-  /** Every saved channel setting, by key and name. */
-  settings(): StoredSetting[];
   /** Every schedule (schema 9 on), unclaimed. */
   schedules(): Schedule[];
+  /** Run logs with their tool calls, `batch` at a time. */
+  runLogs(batch: number): Iterable<ExportedRunLog[]>;
+  webChats(): Iterable<ExportedWebChat>;
+  /** Every table in the file, SQLite's own and full-text shadow tables included. */
+  tables(): string[];
+  count(table: string): number;
+  /** Any table's rows as they are, `batch` at a time; none when the file has no such table. */
+  rows(table: string, batch: number): Iterable<ExportedRow[]>;
   close(): void;
 }
 
@@ -59,20 +78,26 @@ export function openSqliteExport(path: string): SqliteExport {
     }
     db.exec('BEGIN');
     const hasUsage = version >= 2;
-    const hasSettings = version >= 3;
     const hasArchive = version >= 7;
     const hasSchedules = version >= 9;
     // Migration 15: notes say whether they are instructions and whether they stay where they were made.
     const noteKinds = version >= 15 ? 'instruction, local' : '0 AS instruction, 0 AS local';
     const selectConversations = db.prepare<
       [],
-      Omit<ExportedConversation, 'turns' | 'archive' | 'notes'> & {
+      Pick<ExportedConversation, 'key' | 'summary' | 'version'> & {
+        stored: number;
         summary_tokens: number;
         summarized_turns: number;
         updated_at: number;
       }
     >(
-      'SELECT key, summary, summary_tokens, summarized_turns, version, updated_at FROM conversations ORDER BY key',
+      `SELECT k.key, c.key IS NOT NULL AS stored, c.summary, COALESCE(c.summary_tokens, 0) AS summary_tokens,
+              COALESCE(c.summarized_turns, 0) AS summarized_turns, COALESCE(c.version, 0) AS version,
+              COALESCE(c.updated_at, 0) AS updated_at
+         FROM (SELECT key FROM conversations UNION SELECT key FROM turns
+               ${hasArchive ? 'UNION SELECT key FROM archive UNION SELECT key FROM notes' : ''}) k
+         LEFT JOIN conversations c ON c.key = k.key
+        ORDER BY k.key`,
     );
     const selectTurns = db.prepare<[string], StoredTurn>(
       `SELECT id, author, question, answer, tokens, created_at AS createdAt${hasArchive ? ', principal' : ''}
@@ -95,17 +120,13 @@ export function openSqliteExport(path: string): SqliteExport {
     const selectUsage = hasUsage
       ? db.prepare<[number, number], UsageRow>('SELECT * FROM usage WHERE id > ? ORDER BY id LIMIT ?')
       : undefined;
-    const selectSettings = hasSettings
-      ? db.prepare<[], StoredSetting>(
-          'SELECT key, name, value, updated_at AS updatedAt FROM channel_settings ORDER BY key, name',
-        )
-      : undefined;
     return {
       *conversations() {
         for (const c of selectConversations.iterate()) {
           const turns = selectTurns.all(c.key);
           yield {
             key: c.key,
+            stored: c.stored === 1,
             summary: c.summary,
             summaryTokens: c.summary_tokens,
             summarizedTurns: c.summarized_turns,
@@ -140,7 +161,6 @@ export function openSqliteExport(path: string): SqliteExport {
           after = rows[rows.length - 1]!.id;
         }
       },
-      settings: () => selectSettings?.all() ?? [],
       schedules: () =>
         hasSchedules
           ? db
@@ -148,6 +168,11 @@ export function openSqliteExport(path: string): SqliteExport {
               .all()
               .map(scheduleOf)
           : [],
+      runLogs: (batch) => runLogBatches(db, batch),
+      webChats: () => webChats(db),
+      tables: () => tableNames(db),
+      count: (table) => rowCount(db, table),
+      rows: (table, batch) => rowBatches(db, table, batch),
       close() {
         if (db.inTransaction) db.exec('COMMIT');
         db.close();

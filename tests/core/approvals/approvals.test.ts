@@ -144,7 +144,9 @@ describe('tool calls that wait for approval (core)', () => {
     });
     expect(await run.done).toMatchObject({ status: 'answered' });
     expect(run.observation()).toMatchObject({ ok: false });
-    expect(run.observation()?.text).toMatch(/^Not run: .*denied it\. Their reason: not today/);
+    expect(run.observation()?.text).toMatch(
+      /^Not run: .*denied it\. Their reason: not today\. Do not call it again/,
+    );
     const toModel = JSON.stringify(test.fake.requests[1]!.body.messages);
     expect(toModel).toContain('Their reason: not today');
     expect(toModel).not.toContain('echo: hi');
@@ -153,6 +155,26 @@ describe('tool calls that wait for approval (core)', () => {
       reason: 'not today',
       decidedBy: 'slack:T1:UADMIN',
     });
+    // The run's log says who decided and how long the call waited; a call that never ran is no failing tool.
+    const t = test;
+    const steps = await vi.waitFor(async () => {
+      const [listed] = await t.store.listRuns({ since: 0, until: Date.now() + 1, limit: 1 });
+      const log = listed && (await t.store.runDetail(listed.id))?.log;
+      if (!log) throw new Error('no run log yet');
+      return log.steps;
+    });
+    expect(steps).toContainEqual({
+      kind: 'approval',
+      at: expect.any(Number),
+      callId: expect.any(String),
+      tool: 'test__echo',
+      outcome: 'denied',
+      by: 'the admin',
+      reason: 'not today',
+      waitedMs: expect.any(Number),
+    });
+    const stats = await test.store.adminStats({ since: 0, until: Date.now() + 1, offsetMs: 0 }, 5);
+    expect(stats.tools.find((tool) => tool.tool === 'test__echo')).toMatchObject({ failed: 0 });
   });
 
   it('denies a call no one answers in time and tells the model; a late press has expired', async () => {

@@ -307,6 +307,30 @@ function scenarios(database: () => string | undefined) {
       status: 'answered',
       text: 'Echoed after the restart.',
     });
+    // One log for the question: what ran before the shutdown, then the restart, the decision and the rest.
+    const steps = await vi.waitFor(async () => {
+      const [listed] = await after.store.listRuns({ since: 0, until: Date.now() + 1, limit: 5 });
+      const log = listed && (await after.store.runDetail(listed.id))?.log;
+      if (!log?.answer) throw new Error('no resumed run log yet');
+      return log.steps;
+    });
+    expect(steps.map((step) => (step.kind === 'notice' ? `notice ${step.code}` : step.kind))).toEqual([
+      'model',
+      'thought',
+      'action',
+      'error',
+      'notice resumed',
+      'action',
+      'approval',
+      'observation',
+      'model',
+      'answer',
+    ]);
+    expect(steps.find((step) => step.kind === 'approval')).toMatchObject({
+      outcome: 'approved',
+      by: 'alice',
+      waitedMs: expect.any(Number),
+    });
   });
 
   it('Stop while waiting ends the run for good: no process takes it over later', async () => {

@@ -37,8 +37,8 @@ describe('memory commands', () => {
     );
     expect(await m.run(ANA, 'k', 'remember me: prefers metric units')).toMatch(/Noted about you/);
     const list = await m.run(ANA, 'k', 'notes');
-    expect(list).toMatch(/1\. \[data, by web:ana\] deploys happen on Tuesdays/);
-    expect(list).toMatch(/2\. \(about you\) \[data, by web:ana\] prefers metric units/);
+    expect(list).toMatch(/1\. \[data, by browser ana\] deploys happen on Tuesdays/);
+    expect(list).toMatch(/2\. \(about you\) \[data, by browser ana\] prefers metric units/);
     // Bo sees the channel's note, not Ana's own, and cannot remove Ana's channel note.
     expect(await m.run(BO, 'k', 'notes')).not.toContain('metric');
     expect(await m.run(BO, 'k', 'forget 1')).toMatch(/Only its author or an admin/);

@@ -77,3 +77,49 @@ describe('terminal chat: /schedule and reminders', () => {
     expect(await test.core.schedules!.tick()).toBe(0);
   });
 });
+
+describe('terminal chat on a terminal: a reminder between the lines typed', () => {
+  let test: TestCore;
+  let chat: ConsoleChat;
+  let printed = '';
+  /** What the terminal shows, cursor moves left out. */
+  const shown = () => printed.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+  const clock = manualClock(Date.UTC(2026, 11, 3, 8, 0));
+  afterEach(async () => {
+    await chat.stop();
+    await test.close();
+  });
+
+  it('puts the prompt back, with what was being typed, after the reminder is written', async () => {
+    test = await startTestCore({ DEFAULT_TIMEZONE: 'UTC' }, {}, { schedules: { now: clock.now } });
+    const input = new PassThrough();
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 100 });
+    output.on('data', (d: Buffer) => {
+      printed += d.toString('utf8');
+    });
+    chat = createConsoleChat({
+      assistant: test.core.assistant,
+      input,
+      output,
+      tty: true,
+      author: 'operator',
+      logger: createLogger({ level: 'silent', secrets: [] }),
+    });
+    await chat.start();
+    test.core.schedules!.start({ console: chat.schedules! });
+    input.write('/schedule add "in 5 minutes" stretch\r');
+    await waitUntil(() => /I will remind you "stretch"/.test(printed), { what: 'the reminder to be added' });
+    await waitUntil(() => shown().endsWith('you › '), { what: 'the prompt after /schedule add' });
+    // Half a question typed when the reminder comes.
+    input.write('what is');
+    await waitUntil(() => shown().endsWith('you › what is'), { what: 'the typed text to be echoed' });
+
+    clock.advance(5 * 60_000);
+    test.fake.script({ content: 'Time to stretch.' });
+    expect(await test.core.schedules!.tick()).toBe(1);
+    await test.core.schedules!.idle();
+    const after = shown().slice(shown().lastIndexOf('Time to stretch.'));
+    // The prompt is written again, with the half-typed question, so typing goes on where it was.
+    expect(after).toMatch(/\nyou › what is$/);
+  });
+});

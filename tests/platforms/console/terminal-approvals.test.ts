@@ -48,7 +48,7 @@ describe('terminal chat: tool calls that wait for approval (stdin piped: the nex
     const bot = spawnBot(env(), { cwd: dir });
     bot.child.stdin!.end('echo hi\nn not in this chat\n');
     expect(await bot.exited).toBe(0);
-    expect(bot.stdout()).toMatch(/test__echo denied by \S+: not in this chat\nObservation: Not run: /);
+    expect(bot.stdout()).toMatch(/test__echo denied by \S+: not in this chat\.\nObservation: Not run: /);
     expect(bot.stdout()).not.toContain('echo: hi');
     expect(JSON.stringify(fake.requests[1]!.body.messages)).toContain('Their reason: not in this chat');
   });

@@ -87,8 +87,10 @@ describe('Discord: tool calls that wait for approval', () => {
     await bed.discord.waitForCall((c) => c.path.startsWith(`/interactions/${id}/`));
     expect(bed.discord.callbacks.find((c) => c.id === id)?.type).toBe(6);
     await answerOf(bed, reply, 'Did not echo.');
-    expect(approval.content).toMatch(/\*\*test__echo denied by alice: not in #general\*\*$/);
-    expect(JSON.stringify(bed.model.requests[1]!.body.messages)).toContain('Their reason: not in #general');
+    expect(approval.content).toMatch(/\*\*test__echo denied by alice: not in #general\.\*\*$/);
+    expect(JSON.stringify(bed.model.requests[1]!.body.messages)).toContain(
+      'Their reason: not in #general. Do not call it again',
+    );
     expect(JSON.stringify(bed.model.requests[1]!.body.messages)).not.toContain('echo: hi');
   });
 

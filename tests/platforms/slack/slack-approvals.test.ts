@@ -164,7 +164,7 @@ describe.each([
     await h.interact(viewSubmission(view, { reason: 'wrong channel' }, { user: ALICE }));
     await h.settle();
     expect(answerText(h)).toContain('Did not echo.');
-    expect(visibleText(approval)).toMatch(/\*test__echo denied by Alice: wrong channel\*$/);
+    expect(visibleText(approval)).toMatch(/\*test__echo denied by Alice: wrong channel\.\*$/);
     expect(JSON.stringify(h.model.requests[1]!.body.messages)).toContain('Their reason: wrong channel');
   });
 

@@ -68,6 +68,63 @@ async function seed(store: Store): Promise<void> {
   });
 }
 
+/** A browser that did not sign in, and its run: scheduled, its deploy call denied after a minute's wait. */
+const BROWSER = 'web:1a2bCDEFghijKLMNopqrST';
+async function seedWebRun(store: Store): Promise<void> {
+  const asked = record(0, { platform: 'web', key: 'web:chat1', userId: BROWSER, tools: { deploy: 1 } });
+  const admitted = await store.admit(asked, { rates: [], budgets: [] });
+  if (!admitted.admitted) throw new Error('not admitted');
+  await store.complete(admitted.id, asked);
+  await store.saveRunLog({
+    usageId: admitted.id,
+    at: asked.at,
+    platform: 'web',
+    key: 'web:chat1',
+    userId: BROWSER,
+    question: 'Deploy the site?',
+    answer: 'I did not deploy: it was denied.',
+    steps: [
+      { kind: 'notice', at: 0, code: 'scheduled', text: 'Asked by the schedule ab12cd34, as its creator.' },
+      { kind: 'action', at: 10, step: 1, callId: 'c1', tool: 'deploy', input: '{}' },
+      {
+        kind: 'approval',
+        at: 65_010,
+        callId: 'c1',
+        tool: 'deploy',
+        outcome: 'denied',
+        by: 'Bob',
+        reason: 'not on Friday',
+        waitedMs: 65_000,
+      },
+      {
+        kind: 'observation',
+        at: 65_011,
+        step: 1,
+        callId: 'c1',
+        tool: 'deploy',
+        text: 'Not run: denied.',
+        ok: false,
+        ms: 65_001,
+      },
+      { kind: 'answer', at: 66_000, text: 'I did not deploy: it was denied.' },
+    ],
+  });
+}
+
+/** Headings whose words a line break cuts in two, as the browser laid them out. */
+const brokenHeadings = (page: Page) =>
+  page.evaluate<string[]>(`[...document.querySelectorAll('thead th')].flatMap((cell) => {
+    const text = cell.firstChild;
+    if (!(text instanceof Text) || !cell.checkVisibility()) return [];
+    return [...text.data.matchAll(/\\S+/g)].flatMap((word) => {
+      const range = document.createRange();
+      range.setStart(text, word.index);
+      range.setEnd(text, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      return lines.size > 1 ? [cell.textContent + ': ' + word[0]] : [];
+    });
+  })`);
+
 const total = (page: Page, name: string) => page.locator(`[data-total="${name}"]`).getAttribute('data-value');
 
 describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)', { timeout: 90_000 }, () => {
@@ -157,7 +214,9 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
     const tools = page.locator('#top-tools');
     await tools.locator('tr', { hasText: 'wikipedia' }).locator('td', { hasText: '3' }).waitFor();
     await page.locator('#failing-tools tr', { hasText: 'current_time' }).waitFor();
-    await page.locator('#top-people tr', { hasText: SLACK_PRINCIPAL }).waitFor();
+    await page
+      .locator(`#top-people tr span[title="${SLACK_PRINCIPAL}"]`, { hasText: 'Alice Example' })
+      .waitFor();
     // The numbers drawn are the API's.
     const api = await page.evaluate<{ charts: { totals: { questions: number } } }>(
       "fetch('/admin/api/stats?days=30').then((r) => r.json())",
@@ -173,6 +232,11 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
     await page.locator('#filters button[type="submit"]').press('Enter');
     await page.locator('[data-total="questions"][data-value="2"]').waitFor();
     await page.locator('#f-platform').selectOption('');
+    // A call someone denied never ran: it is no failing tool.
+    await seedWebRun(test.store);
+    await page.locator('#filters button[type="submit"]').press('Enter');
+    await page.locator('#top-tools tr', { hasText: 'deploy' }).waitFor();
+    expect(await page.locator('#failing-tools tr', { hasText: 'deploy' }).count()).toBe(0);
 
     // Runs: found by a word of the question, opened from the keyboard.
     await page.getByRole('link', { name: 'Runs' }).press('Enter');
@@ -183,6 +247,10 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
     await row.waitFor();
     expect(await page.locator('#run-list tbody tr').count()).toBe(1);
     expect(await row.locator('[data-tokens]').getAttribute('data-tokens')).toBe('348');
+    // People by name: the signed-in one by the name they signed in with, their principal a hover away.
+    const who = row.locator('td').nth(1).locator('span');
+    expect(await who.textContent()).toBe('Alice Example');
+    expect(await who.getAttribute('title')).toBe(SLACK_PRINCIPAL);
     await row.getByRole('link').press('Enter');
     await page.locator('#run-steps li').first().waitFor();
     expect(await page.locator('#run-question').textContent()).toBe(QUESTION);
@@ -209,7 +277,36 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
       .locator('#run-steps li[data-kind="observation"] .failed', { hasText: 'current_time' })
       .waitFor();
     expect(await page.locator('#run-answer').textContent()).toBe('It is **42**.');
+    // The answer is printed once, under Answer.
+    expect(await page.locator('#run-steps li[data-kind="answer"] pre').count()).toBe(0);
+    expect(await page.locator('#run-approvals-part').isVisible()).toBe(false);
     await screenshot(page, 'admin-run.png', true);
+
+    // A browser's scheduled run whose call was denied: named as `browser 1a2b`, marked, its approval told.
+    await page.getByRole('link', { name: '← All runs' }).press('Enter');
+    await page.locator('#q').fill('Deploy the site');
+    await page.locator('#q').press('Enter');
+    const webRow = page.locator('#run-list tbody tr', { hasText: 'Deploy the site?' });
+    await webRow.waitFor();
+    expect(await webRow.locator('td').nth(1).textContent()).toBe('browser 1a2b');
+    await webRow.getByRole('link').press('Enter');
+    await page.locator('[data-began="scheduled"]').waitFor();
+    expect(await page.locator('#run-meta').textContent()).toContain('browser 1a2b');
+    const approval = page.locator('#run-approvals tbody tr');
+    expect(await approval.locator('th, td').allTextContents()).toEqual([
+      'deploy',
+      'denied',
+      'Bob',
+      expect.stringMatching(/\d/),
+      '65.0 s',
+      'not on Friday',
+    ]);
+    const denied = page.locator('#run-steps li[data-kind="observation"] .detail');
+    expect(await denied.textContent()).toContain('not run');
+    expect(await denied.getAttribute('class')).not.toContain('failed');
+    expect(await page.locator('#run-steps li[data-kind="approval"] .detail').textContent()).toBe(
+      ' · deploy · denied by Bob after 65.0 s',
+    );
 
     await page.getByRole('link', { name: 'Settings' }).press('Enter');
     await page
@@ -230,7 +327,26 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
     await page.locator('figure[data-chart="questions"] canvas').waitFor();
     const width = await page.evaluate<number>('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(390);
+    // Column headings break between words, never inside one.
+    expect(await brokenHeadings(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.locator('#run-list tbody tr').first().waitFor();
+    expect(await brokenHeadings(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Overview' }).click();
     await screenshot(page, 'admin-phone.png', false);
+  });
+
+  it('draws the cached share from 0% to 100% when nothing was cached', async () => {
+    const bed = await startSlackSignInBed({ ADMIN_USERS: SLACK_PRINCIPAL, DEFAULT_TIMEZONE: 'UTC' });
+    await bed.bed.test.store.record(record(1, { cachedTokens: 0 }));
+    const page = await open(bed);
+    await signInAsAdmin(page);
+    const cached = page.locator('figure[data-chart="cached"][data-y-ticks]');
+    await cached.waitFor();
+    const ticks = (await cached.getAttribute('data-y-ticks'))!.split(' ');
+    expect(ticks[0]).toBe('0.0%');
+    expect(ticks.at(-1)).toBe('100.0%');
+    expect(await total(page, 'cached')).toBe('0');
   });
 
   it('refuses an anonymous visitor and a signed-in person who is not an admin', async () => {

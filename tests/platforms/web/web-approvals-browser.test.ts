@@ -60,10 +60,13 @@ describe.runIf(browserTestsRun())(
         '{\n  "text": "<img src=x onerror=alert(1)>"\n}',
       );
       expect(await approval.locator('img').count()).toBe(0);
+      expect(await page.locator('#status').textContent()).toBe('A tool call needs approval: test__echo.');
       await approval.getByRole('button', { name: 'Approve' }).focus();
       await page.keyboard.press('Enter');
       await exchange.locator('.answer .body', { hasText: 'Echoed it.' }).waitFor();
       await approval.waitFor({ state: 'detached' });
+      // Nothing waits any more, and the header no longer says something does.
+      expect(await page.locator('#status').textContent()).toBe('');
       // The steps fold once the answer is in: the note is there, unfolded or not.
       await exchange
         .locator('.step.note', { hasText: 'test__echo approved by web user.' })
@@ -83,6 +86,7 @@ describe.runIf(browserTestsRun())(
         .locator('.step.note', { hasText: 'test__echo denied by web user: no markup today' })
         .waitFor({ state: 'attached' });
       await exchange.locator('.answer .body', { hasText: 'Not echoed.' }).waitFor();
+      await page.locator('#status:empty').waitFor({ state: 'attached' });
       expect(JSON.stringify(bed!.test.fake.requests[1]!.body.messages)).toContain(
         'Their reason: no markup today',
       );

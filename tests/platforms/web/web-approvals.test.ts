@@ -91,7 +91,9 @@ describe('the web chat: tool calls that wait for approval (HTTP)', () => {
       (await press(alice, { id: run.approval.id, approve: false, reason: 'no HTML please' })).body,
     ).toEqual({ status: 'denied' });
     const ended = (await run.ended()).data as WebRun;
-    expect(stepsText(ended)).toMatch(/test__echo denied by web user: no HTML please\nObservation: Not run: /);
+    expect(stepsText(ended)).toMatch(
+      /test__echo denied by web user: no HTML please\.\nObservation: Not run: /,
+    );
     expect(JSON.stringify(b.test.fake.requests[1]!.body.messages)).toContain('Their reason: no HTML please');
   });
 

@@ -126,7 +126,10 @@ describe.runIf(browserTestsRun())('the web chat in a real browser (Chromium)', {
     await last(page).locator('.answer .problem', { hasText: 'Cancelled.' }).waitFor();
     await page.locator('#send:not([disabled])').waitFor();
     await ask(page, '/memory');
-    await page.locator('li.note', { hasText: 'Turns kept verbatim: 0' }).waitFor();
+    const command = page.locator('li.note', { hasText: 'Turns kept verbatim: 0' });
+    await command.waitFor();
+    // The command itself is shown, as the asker's, above its reply.
+    expect(await command.locator('.question .text').textContent()).toBe('/memory');
   });
 
   it('shows <script> and <img onerror> in an answer as text, running neither', async () => {

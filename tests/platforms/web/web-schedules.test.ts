@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WebRun } from '../../../src/platforms/web/web-run.js';
 import { manualClock } from '../../core/schedules/scheduler-fixture.js';
 import { startWebBed, TOKEN, type WebBed, WebUser } from './web-harness.js';
@@ -25,7 +25,10 @@ describe('web chat: /schedule and reminders', () => {
     expect(await user.command('/schedule add "next tuesday" x')).toMatch(/is not a time I can read/);
     const added = await user.command('/schedule add "in 1 hour" water the plants');
     const id = /id ([a-z0-9]{8})/.exec(added)?.[1];
-    expect(await user.command('/schedule list')).toContain(`${id}: "water the plants"`);
+    // A browser that did not sign in is named by the start of its ID, never by the whole of it.
+    expect(await user.command('/schedule list')).toMatch(
+      new RegExp(`${id}: "water the plants" by browser [\\w-]{4}, `),
+    );
     expect(await user.command('/schedule cancel nosuchid')).toBe(
       'There is no schedule "nosuchid"; /schedule list shows their ids.',
     );
@@ -90,6 +93,19 @@ describe('web chat: /schedule and reminders', () => {
       answer: 'Time to stretch.',
     });
     expect(await scheduler.tick()).toBe(0);
+    // The admin page's log of the run says a schedule asked it.
+    const store = bed.test.store;
+    const first = await vi.waitFor(async () => {
+      const [listed] = await store.listRuns({ since: 0, until: Number.MAX_SAFE_INTEGER, limit: 1 });
+      const step = listed && (await store.runDetail(listed.id))?.log?.steps[0];
+      if (!step) throw new Error('no run log yet');
+      return step;
+    });
+    expect(first).toMatchObject({
+      kind: 'notice',
+      code: 'scheduled',
+      text: expect.stringMatching(/^Asked by the schedule [a-z0-9]{8}, as its creator\.$/),
+    });
 
     // A page opened later finds it in the conversation.
     const later = browser(bed.url);

@@ -17,6 +17,7 @@ import type { WebSessions } from '../sign-in/web-sessions.js';
 import { chartData } from './admin-charts.js';
 import { mountAdminFiles } from './admin-files.js';
 import type { AdminGate } from './admin-gate.js';
+import { namesOf } from './admin-names.js';
 import { mountAdminSessions } from './admin-session-routes.js';
 import { settingsOverview } from './settings-overview.js';
 
@@ -120,6 +121,10 @@ export function mountAdmin(http: HttpRoutes, deps: AdminDeps): void {
           output: config.LLM_PRICE_OUTPUT_PER_MTOK,
         }),
         topPeople: stats.topPeople,
+        names: await namesOf(
+          stats.topPeople.map((p) => p.name),
+          deps.sessions,
+        ),
         topChannels: stats.topChannels,
         tools: stats.tools,
         platforms: stats.platforms,
@@ -147,6 +152,10 @@ export function mountAdmin(http: HttpRoutes, deps: AdminDeps): void {
       });
       reply(res, 200, {
         runs,
+        names: await namesOf(
+          runs.map((r) => r.userId),
+          deps.sessions,
+        ),
         more: runs.length === RUNS_PER_PAGE,
         runLogDays: config.RUN_LOG_RETENTION_DAYS,
       });
@@ -161,7 +170,8 @@ export function mountAdmin(http: HttpRoutes, deps: AdminDeps): void {
       const id = Number(url.searchParams.get('id'));
       const run = Number.isSafeInteger(id) && id > 0 ? await store.runDetail(id) : undefined;
       if (!run) return reply(res, 404, { error: 'No such run.' });
-      reply(res, 200, { run, runLogDays: config.RUN_LOG_RETENTION_DAYS });
+      const names = await namesOf([run.userId], deps.sessions);
+      reply(res, 200, { run, names, runLogDays: config.RUN_LOG_RETENTION_DAYS });
     }),
   );
 

@@ -1,36 +1,13 @@
 // The admin page: charts (uPlot, served by the bot), runs and their steps, the settings in force. Every text
 // from the store (questions, answers, tool output, names) is set with textContent, never parsed as HTML.
 
+import { drawCharts } from './admin-charts.js';
+import { $, dollars, el, getJson, getOk, ms, number, percent, person, table } from './admin-dom.js';
+import { showRun } from './admin-run.js';
 import { showSessions } from './admin-sessions.js';
 
-const $ = (id) => document.getElementById(id);
 const status = $('status');
 const views = ['overview', 'runs', 'run', 'settings', 'sessions'];
-// Ticks of counts are whole numbers.
-const COUNT_STEPS = [
-  1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 1e8,
-  1e9,
-];
-const COLORS = ['#2d5b8a', '#c0762b', '#2f8a4e', '#8a2d6f', '#6b6f74', '#b0413e'];
-const number = (n) => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
-const ms = (n) => (n === null || n === undefined ? '–' : n < 1000 ? `${n} ms` : `${(n / 1000).toFixed(1)} s`);
-const dollars = (n) => (n === null || n === undefined ? '–' : `$${n.toFixed(n < 1 ? 4 : 2)}`);
-const percent = (n) => (n === null || n === undefined ? '–' : `${(n * 100).toFixed(1)}%`);
-const sum = (xs) => xs.reduce((a, b) => a + (b ?? 0), 0);
-
-/** An element with `text` as its text (never HTML) and the given attributes. */
-function el(tag, text, attrs = {}) {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  return node;
-}
-
-async function getJson(path) {
-  const res = await fetch(path, { cache: 'no-store', headers: { accept: 'application/json' } });
-  const body = res.status === 204 ? undefined : await res.json().catch(() => undefined);
-  return { status: res.status, body };
-}
 
 function say(text) {
   status.textContent = text;
@@ -103,7 +80,7 @@ async function route() {
   try {
     if (shown === 'overview') await showOverview();
     else if (shown === 'runs') await showRuns(false);
-    else if (shown === 'run') await showRun(arg);
+    else if (shown === 'run') await showRun(arg, runLogDays);
     else if (shown === 'sessions') await showSessions(say);
     else await showSettings();
     say('');
@@ -135,8 +112,7 @@ function fillSelect(select, values) {
 }
 
 async function showOverview() {
-  const { status: code, body } = await getJson(`/admin/api/stats?${filterQuery()}`);
-  if (code !== 200) throw new Error(body?.error ?? String(code));
+  const body = await getOk(`/admin/api/stats?${filterQuery()}`);
   fillSelect($('f-platform'), body.platforms);
   fillSelect($('f-model'), body.models);
   const c = body.charts;
@@ -166,7 +142,11 @@ async function showOverview() {
   table(
     $('top-people'),
     ['Person', 'Questions', 'Tokens'],
-    body.topPeople.map((p) => [p.name, number(p.questions), number(p.promptTokens + p.completionTokens)]),
+    body.topPeople.map((p) => [
+      person(p.name, body.names),
+      number(p.questions),
+      number(p.promptTokens + p.completionTokens),
+    ]),
   );
   table(
     $('top-channels'),
@@ -187,179 +167,6 @@ async function showOverview() {
       .map((t) => [t.tool, number(t.failed), number(t.calls)]),
   );
 }
-
-function table(node, headings, rows) {
-  const head = el('thead');
-  const tr = el('tr');
-  for (const h of headings) tr.append(el('th', h, { scope: 'col' }));
-  head.append(tr);
-  const body = el('tbody');
-  if (rows.length === 0) {
-    const empty = el('tr');
-    empty.append(el('td', 'None in this period.', { colspan: String(headings.length) }));
-    body.append(empty);
-  }
-  for (const row of rows) {
-    const line = el('tr');
-    row.forEach((cell, i) => {
-      line.append(el(i === 0 ? 'th' : 'td', cell, i === 0 ? { scope: 'row' } : {}));
-    });
-    body.append(line);
-  }
-  node.replaceChildren(head, body);
-}
-
-let plots = [];
-let lastCharts;
-
-/** Each chart: its name, title, series (label, values, kind) and how a value reads. */
-function chartSpecs(c) {
-  const stacked = (values) => c.platforms.map((p) => ({ label: p, values: values[p] ?? [] }));
-  const specs = [
-    {
-      name: 'questions',
-      title: 'Questions per day, by platform',
-      stack: stacked(c.questions),
-      format: number,
-    },
-    { name: 'tokens', title: 'Tokens per day, by platform', stack: stacked(c.tokens), format: number },
-  ];
-  if (c.cost)
-    specs.push({
-      name: 'cost',
-      title: 'Estimated cost per day (USD)',
-      lines: [{ label: 'cost', values: c.cost }],
-      format: dollars,
-    });
-  specs.push(
-    {
-      name: 'cached',
-      title: 'Cached share of prompt tokens',
-      lines: [{ label: 'cached', values: c.cachedShare }],
-      format: percent,
-    },
-    pair('votes', 'Votes per day (up / down)', 'bars', { up: c.up, down: c.down }, number),
-    pair('duration', 'Run duration p50 / p95', 'lines', { p50: c.p50, p95: c.p95 }, ms),
-    pair(
-      'refusals',
-      'Refused and limited per day',
-      'bars',
-      { refused: c.refused, limited: c.limited },
-      number,
-    ),
-  );
-  return specs;
-}
-
-/** A chart of a few series drawn the same way (`bars` or `lines`), labelled by their keys. */
-function pair(name, title, kind, series, format) {
-  return {
-    name,
-    title,
-    [kind]: Object.entries(series).map(([label, values]) => ({ label, values })),
-    format,
-  };
-}
-
-function drawCharts(c) {
-  lastCharts = c;
-  for (const plot of plots) plot.destroy();
-  plots = [];
-  const box = $('charts');
-  box.replaceChildren();
-  const xs = c.days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
-  for (const spec of chartSpecs(c)) {
-    const series = spec.stack ?? spec.lines ?? spec.bars;
-    const figure = el('figure', undefined, { 'data-chart': spec.name });
-    for (const s of series) figure.setAttribute(`data-sum-${slug(s.label)}`, String(sum(s.values)));
-    figure.append(el('figcaption', spec.title));
-    const plotBox = el('div', undefined, { class: 'plot', 'aria-hidden': 'true' });
-    figure.append(plotBox);
-    figure.append(numbersTable(c.days, series, spec.format));
-    box.append(figure);
-    if (typeof uPlot === 'function') plots.push(plot(plotBox, xs, spec));
-  }
-}
-
-const slug = (label) => label.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
-
-/** The chart's numbers as a table under it (folded): what a screen reader or a test reads. */
-function numbersTable(days, series, format) {
-  const details = el('details');
-  details.append(el('summary', 'Numbers'));
-  const rows = days.map((day, i) => [day, ...series.map((s) => format(s.values[i]))]);
-  const node = el('table', undefined, { class: 'numbers' });
-  table(node, ['Day', ...series.map((s) => s.label)], rows.reverse());
-  details.append(node);
-  return details;
-}
-
-function plot(target, xs, spec) {
-  const width = Math.max(260, Math.min(target.parentElement.clientWidth - 8, 900));
-  const bars = uPlot.paths.bars({ size: [0.7, 60] });
-  const series = [{}];
-  const data = [xs];
-  if (spec.stack) {
-    // Stacked by hand: each platform's bar reaches the running total; the tallest is drawn first.
-    const running = xs.map(() => 0);
-    const tops = spec.stack.map((s) => s.values.map((v, i) => (running[i] += v ?? 0)));
-    for (let i = spec.stack.length - 1; i >= 0; i--) {
-      series.push({
-        label: spec.stack[i].label,
-        fill: COLORS[i % COLORS.length],
-        stroke: COLORS[i % COLORS.length],
-        paths: bars,
-        value: (_, v) => spec.format(v),
-      });
-      data.push(tops[i]);
-    }
-  } else {
-    (spec.lines ?? spec.bars).forEach((s, i) => {
-      series.push({
-        label: s.label,
-        stroke: COLORS[i % COLORS.length],
-        width: 2,
-        spanGaps: false,
-        points: { show: true, size: 5 },
-        ...(spec.bars
-          ? {
-              fill: COLORS[i % COLORS.length],
-              paths: uPlot.paths.bars({ size: [0.35, 30], align: i === 0 ? -1 : 1 }),
-            }
-          : {}),
-        value: (_, v) => spec.format(v),
-      });
-      data.push(s.values);
-    });
-  }
-  return new uPlot(
-    {
-      width,
-      height: 200,
-      series,
-      scales: { x: { time: true } },
-      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-      axes: [
-        {},
-        {
-          values: (_, ticks) => ticks.map((v) => spec.format(v)),
-          size: 70,
-          ...(spec.format === number ? { incrs: COUNT_STEPS } : {}),
-        },
-      ],
-      legend: { live: false },
-      cursor: { show: false },
-    },
-    data,
-    target,
-  );
-}
-
-let resizeTimer;
-window.addEventListener('resize', () => {
-  clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(() => lastCharts && !$('overview').hidden && drawCharts(lastCharts), 200);
-});
 
 // Runs ---------------------------------------------------------------------------------------------------
 
@@ -382,11 +189,10 @@ async function showRuns(more) {
   if (q) query.set('q', q);
   if ($('outcome').value) query.set('outcome', $('outcome').value);
   if (more && oldest) query.set('before', String(oldest));
-  const { status: code, body } = await getJson(`/admin/api/runs?${query}`);
-  if (code !== 200) throw new Error(body?.error ?? String(code));
+  const body = await getOk(`/admin/api/runs?${query}`);
   const tbody = $('run-list').querySelector('tbody');
   if (!more) tbody.replaceChildren();
-  for (const run of body.runs) tbody.append(runRow(run));
+  for (const run of body.runs) tbody.append(runRow(run, body.names));
   if (!more && body.runs.length === 0) {
     const empty = el('tr');
     empty.append(el('td', 'No runs match.', { colspan: '8' }));
@@ -396,14 +202,14 @@ async function showRuns(more) {
   $('more-runs').hidden = !body.more;
 }
 
-function runRow(run) {
+function runRow(run, names) {
   const row = el('tr', undefined, { 'data-run': String(run.id), 'data-outcome': run.outcome });
   const when = el('th', undefined, { scope: 'row' });
   when.append(el('a', new Date(run.at).toLocaleString(), { href: `#run/${run.id}` }));
   row.append(
     when,
     el('td', run.key),
-    el('td', run.userId ?? ''),
+    el('td', person(run.userId, names)),
     el('td', run.outcome, { class: `outcome ${run.outcome}` }),
     el('td', number(run.promptTokens + run.completionTokens), {
       'data-tokens': String(run.promptTokens + run.completionTokens),
@@ -415,88 +221,10 @@ function runRow(run) {
   return row;
 }
 
-// One run ------------------------------------------------------------------------------------------------
-
-const LABELS = {
-  thought: 'Thought',
-  action: 'Action',
-  observation: 'Observation',
-  model: 'Model call',
-  answer: 'Answer',
-  notice: 'Notice',
-  error: 'Error',
-};
-
-async function showRun(id) {
-  const { status: code, body } = await getJson(`/admin/api/run?id=${encodeURIComponent(id ?? '')}`);
-  if (code !== 200) throw new Error(body?.error ?? String(code));
-  const run = body.run;
-  $('run-title').textContent = `Run ${run.id}`;
-  const meta = [
-    ['When', new Date(run.at).toLocaleString()],
-    ['Where', `${run.platform} · ${run.key}`],
-    ['Who', run.userId ?? ''],
-    ['Model', run.model],
-    ['Outcome', run.outcome],
-    [
-      'Tokens',
-      `${number(run.promptTokens)} prompt (${number(run.cachedTokens)} cached) + ${number(run.completionTokens)} completion`,
-    ],
-    ['Model calls', number(run.modelCalls)],
-    ['Duration', ms(run.durationMs)],
-    ['Votes up / down', `${run.up} / ${run.down}`],
-  ];
-  $('run-meta').replaceChildren(...meta.flatMap(([k, v]) => [el('dt', k), el('dd', v)]));
-  const log = run.log;
-  $('run-note').textContent = log
-    ? ''
-    : runLogDays > 0
-      ? `This run's steps are not kept (older than ${runLogDays} days, or it never ran).`
-      : 'Run logs are off (RUN_LOG_RETENTION_DAYS=0).';
-  $('run-question').textContent = log?.question ?? '';
-  $('run-answer').textContent = log?.answer ?? '';
-  $('run-steps').replaceChildren(...(log?.steps ?? []).map(stepItem));
-  $('run-title').focus?.();
-}
-
-function stepItem(step) {
-  const item = el('li', undefined, { class: `step ${step.kind}`, 'data-kind': step.kind });
-  const head = el('p', undefined, { class: 'step-head' });
-  head.append(el('strong', LABELS[step.kind] ?? step.kind), el('span', ` +${ms(step.at)}`, { class: 'at' }));
-  if (step.kind === 'model') {
-    head.append(
-      el(
-        'span',
-        ` · ${ms(step.ms)} · ${number(step.promptTokens)} prompt (${number(step.cachedTokens)} cached) + ${number(step.completionTokens)} completion tokens`,
-        {
-          class: 'detail',
-          'data-prompt': String(step.promptTokens),
-          'data-completion': String(step.completionTokens),
-        },
-      ),
-    );
-  }
-  if (step.kind === 'action') head.append(el('span', ` · ${step.tool}`, { class: 'detail' }));
-  if (step.kind === 'observation') {
-    head.append(
-      el('span', ` · ${step.tool} · ${ms(step.ms)}${step.ok ? '' : ' · failed'}`, {
-        class: step.ok ? 'detail' : 'detail failed',
-      }),
-    );
-  }
-  if (step.kind === 'notice' || step.kind === 'error')
-    head.append(el('span', ` · ${step.code}`, { class: 'detail' }));
-  item.append(head);
-  const text = step.kind === 'action' ? step.input : step.text;
-  if (text) item.append(el('pre', text, { class: 'text' }));
-  return item;
-}
-
 // Settings -----------------------------------------------------------------------------------------------
 
 async function showSettings() {
-  const { status: code, body } = await getJson('/admin/api/settings');
-  if (code !== 200) throw new Error(body?.error ?? String(code));
+  const body = await getOk('/admin/api/settings');
   const box = $('settings-body');
   box.replaceChildren();
   const section = (title, rows, headings) => {

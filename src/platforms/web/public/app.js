@@ -207,6 +207,9 @@ function approvalSection(approval) {
   return section;
 }
 
+/** What the header said when a call last started to wait. */
+let approvalStatus = '';
+
 /** Shows the calls of a run waiting for Approve or Deny under its answer, and says so in the placeholder. */
 function showApprovals(item, approvals) {
   let box = item.querySelector('.approvals');
@@ -221,9 +224,13 @@ function showApprovals(item, approvals) {
   for (const approval of approvals) {
     if (box.querySelector(`[data-approval="${CSS.escape(approval.id)}"]`)) continue;
     box.append(approvalSection(approval));
-    status.textContent = `A tool call needs approval: ${approval.tool}.`;
+    approvalStatus = `A tool call needs approval: ${approval.tool}.`;
+    status.textContent = approvalStatus;
   }
   box.hidden = approvals.length === 0;
+  // Once nothing on the page waits, the header stops saying something does.
+  if (!log.querySelector('section.approval') && status.textContent === approvalStatus)
+    status.textContent = '';
   item.dataset.waiting = approvals[0]?.waiting ?? '';
   const thinking = item.querySelector('.answer .body .thinking');
   if (thinking && item.querySelector('.answer').dataset.phase !== 'final') {
@@ -290,6 +297,15 @@ function showTurn(turn) {
   item.append(questionBlock(turn.question), answerBlock());
   showAnswer(item, 'final', turn.answer);
   log.append(item);
+}
+
+/** A command as sent (`/memory`, …) with its reply, so the log shows what was asked. */
+function showCommand(text, reply) {
+  follow(() => {
+    const item = element('li', 'note command');
+    item.append(questionBlock(text), element('pre', '', reply));
+    log.append(item);
+  });
 }
 
 function showNote(text, kind = 'note') {
@@ -442,7 +458,7 @@ async function send(text) {
   const { status: code, data } = result;
   if (code === 200) {
     if (data.cleared) log.replaceChildren();
-    showNote(data.reply);
+    showCommand(text, data.reply);
     loadChats();
   } else if (code === 401) {
     showGate(data);
