@@ -7,18 +7,10 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { sqlitePathOf } from '../store/create-store.js';
 import { SQLITE_MEMORY_PATH } from '../store/sqlite/sqlite-paths.js';
+import type { CaseResult } from './run-case.js';
 
-/** One case of a kept run. */
-export interface KeptCase {
-  set: string;
-  id: string;
-  pass: boolean;
-  reasons: string[];
-  ms: number;
-  steps: number;
-  calls: string[];
-  answer: string;
-}
+/** One case of a kept run: how it went, without the tokens (the run keeps their total). */
+export type KeptCase = Omit<CaseResult, 'spent'>;
 
 /** One kept run: what was run, how it went, and each case. */
 export interface EvalRunRecord {
