@@ -3,6 +3,7 @@ import { type Config, parseConfig } from '../config.js';
 import { ConfigError } from '../core/errors.js';
 import { createOpenAIChatModel } from '../core/llm/openai-chat-model.js';
 import type { ChatModel } from '../core/llm/types.js';
+import { adminSetsDir } from '../evals/case-file.js';
 import { type EvalSet, EvalSetError, loadEvalSets } from '../evals/eval-case.js';
 import { startEvalCore } from '../evals/eval-core.js';
 import {
@@ -45,7 +46,7 @@ async function main(argv: readonly string[]): Promise<void> {
   let sets: EvalSet[];
   try {
     config = parseConfig(env);
-    sets = loadEvalSets(args.dir, args.sets);
+    sets = loadEvalSets([args.dir, adminSetsDir(dataDirOf(config.DATABASE_URL))], args.sets);
   } catch (err) {
     if (err instanceof ConfigError) exitWith(1, `thinkthread eval: ${err.problems.join('; ')}`);
     if (err instanceof EvalSetError) exitWith(1, `thinkthread eval: ${err.message}`);

@@ -101,20 +101,38 @@ export function parseEvalSet(name: string, source: string, file = `${name}.jsonl
   return { name, cases };
 }
 
-/** The sets in `dir` (every `*.jsonl`, by name), or only those named in `only`. */
-export function loadEvalSets(dir: string, only: readonly string[] = []): EvalSet[] {
-  if (!existsSync(dir)) throw new EvalSetError(`there is no folder ${dir} of eval sets`);
-  const names = readdirSync(dir)
+/** The names of the sets in `dir` (none when it does not exist). */
+export function setNames(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl'))
     .map((f) => basename(f, '.jsonl'))
     .sort();
-  const missing = only.filter((n) => !names.includes(n));
+}
+
+/**
+ * The sets in `dirs` (every `*.jsonl` of each folder that exists), or only those named in `only`. A name in
+ * two folders is refused, as is a folder list of which none exists.
+ */
+export function loadEvalSets(dirs: readonly string[], only: readonly string[] = []): EvalSet[] {
+  if (!dirs.some((d) => existsSync(d))) throw new EvalSetError(`there is no folder ${dirs[0]} of eval sets`);
+  const where = new Map<string, string>();
+  for (const dir of dirs) {
+    for (const name of setNames(dir)) {
+      const other = where.get(name);
+      if (other) throw new EvalSetError(`set ${name} is both in ${other} and in ${dir}`);
+      where.set(name, dir);
+    }
+  }
+  const names = [...where.keys()].sort();
+  const missing = only.filter((n) => !where.has(n));
   if (missing.length > 0) {
     throw new EvalSetError(
-      `no set ${missing.join(', ')} in ${dir} (there are: ${names.join(', ') || 'none'})`,
+      `no set ${missing.join(', ')} in ${dirs.join(' or ')} (there are: ${names.join(', ') || 'none'})`,
     );
   }
-  return (only.length > 0 ? only : names).map((name) =>
-    parseEvalSet(name, readFileSync(join(dir, `${name}.jsonl`), 'utf8'), join(dir, `${name}.jsonl`)),
-  );
+  return (only.length > 0 ? only : names).map((name) => {
+    const file = join(where.get(name)!, `${name}.jsonl`);
+    return parseEvalSet(name, readFileSync(file, 'utf8'), file);
+  });
 }

@@ -16,6 +16,7 @@ function files(publicDir: string): [string, string, string][] {
     ['/admin', join(publicDir, 'admin.html'), 'text/html; charset=utf-8'],
     ['/admin.js', join(publicDir, 'admin.js'), 'text/javascript; charset=utf-8'],
     ['/admin-sessions.js', join(publicDir, 'admin-sessions.js'), 'text/javascript; charset=utf-8'],
+    ['/admin-evals.js', join(publicDir, 'admin-evals.js'), 'text/javascript; charset=utf-8'],
     ['/admin.css', join(publicDir, 'admin.css'), 'text/css; charset=utf-8'],
     ['/uplot.js', join(uplotDist(), 'uPlot.iife.min.js'), 'text/javascript; charset=utf-8'],
     ['/uplot.css', join(uplotDist(), 'uPlot.min.css'), 'text/css; charset=utf-8'],

@@ -1,11 +1,12 @@
 // The admin page: charts (uPlot, served by the bot), runs and their steps, the settings in force. Every text
 // from the store (questions, answers, tool output, names) is set with textContent, never parsed as HTML.
 
+import { showEvals, showRunEvals } from './admin-evals.js';
 import { showSessions } from './admin-sessions.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
-const views = ['overview', 'runs', 'run', 'settings', 'sessions'];
+const views = ['overview', 'runs', 'run', 'settings', 'sessions', 'evals'];
 // Ticks of counts are whole numbers.
 const COUNT_STEPS = [
   1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 1e8,
@@ -105,6 +106,7 @@ async function route() {
     else if (shown === 'runs') await showRuns(false);
     else if (shown === 'run') await showRun(arg);
     else if (shown === 'sessions') await showSessions(say);
+    else if (shown === 'evals') await showEvals(say);
     else await showSettings();
     say('');
   } catch (err) {
@@ -456,6 +458,7 @@ async function showRun(id) {
   $('run-question').textContent = log?.question ?? '';
   $('run-answer').textContent = log?.answer ?? '';
   $('run-steps').replaceChildren(...(log?.steps ?? []).map(stepItem));
+  showRunEvals(run, say);
   $('run-title').focus?.();
 }
 
