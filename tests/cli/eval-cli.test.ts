@@ -1,7 +1,7 @@
 /**
- * `npm run eval` against the scripted model: a small set with a passing tool case, a passing answer and a
- * failing one; the figures, the failure's reason, what changed since the last run, the kept history and the
- * exit code below --min.
+ * `npm run eval` against the scripted model: a small set with a passing tool case, a passing answer, a failing
+ * one and one a judge model grades; the figures, the failures' reasons, what changed since the last run, the
+ * kept history and the exit code below --min.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,11 @@ const CASES = [
     checks: { contains: ['Paris'], notCalls: ['web_search'] },
   },
   { id: 'japan', question: 'What is the capital of Japan?', checks: { contains: ['Tokyo'] } },
+  {
+    id: 'judged',
+    question: 'Explain recursion in one sentence.',
+    checks: { judge: { model: 'judge-model', prompt: 'The answer defines recursion correctly.' } },
+  },
 ];
 
 /** The text of a request's messages, to tell which case asks and whether a tool result came back. */
@@ -44,6 +49,12 @@ describe('npm run eval', { timeout: 120_000 }, () => {
     fake = await startFakeOpenAI({
       fallback: (request) => {
         const text = said(request);
+        // The judge, asked by its own model name: PASS on the first run, FAIL on the second.
+        if (request.body.model === 'judge-model') {
+          return { content: flipped ? 'FAIL\nIt never says what recursion is.' : 'PASS\nIt defines it.' };
+        }
+        if (text.includes('recursion'))
+          return { content: 'Final Answer: Recursion is a function calling itself.' };
         if (text.includes('2 + 2?')) {
           return text.includes('Observation:')
             ? { content: 'Thought: I have it.\nFinal Answer: 2 + 2 = 4.' }
@@ -80,7 +91,7 @@ describe('npm run eval', { timeout: 120_000 }, () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('✗ ci/japan: answer lacks "Tokyo"');
-    expect(run.stdout).toContain('passed 2/3 (66.7%)');
+    expect(run.stdout).toContain('passed 3/4 (75.0%)');
     expect(run.stdout).toMatch(
       /tokens \d[\d,]* \(prompt [\d,]+, of which cached 0; completion [\d,]+\), cost about \$0\.\d{4}/,
     );
@@ -94,8 +105,9 @@ describe('npm run eval', { timeout: 120_000 }, () => {
     flipped = true;
     const run = await evals(['--min', '0.9']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('pass rate 66.7% is below --min 0.9');
-    expect(run.stdout).toContain('new failures: ci/capital');
+    expect(run.stderr).toContain('pass rate 50.0% is below --min 0.9');
+    expect(run.stdout).toContain('new failures: ci/capital, ci/judged');
+    expect(run.stdout).toContain('✗ ci/judged: judge judge-model: FAIL (It never says what recursion is.)');
     expect(run.stdout).toContain('fixed: ci/japan');
     const kept = readFileSync(join(dir, 'data', 'evals', 'runs.jsonl'), 'utf8')
       .trim()
@@ -106,7 +118,7 @@ describe('npm run eval', { timeout: 120_000 }, () => {
       protocol: 'react',
       recorded: true,
       passed: 2,
-      total: 3,
+      total: 4,
     });
   });
 
