@@ -17,8 +17,15 @@ export interface UsageReport {
 }
 
 const tokensOf = (t: UsageTotals) => t.promptTokens + t.completionTokens;
-const costOf = (t: UsageTotals, p: Prices) =>
+/** US dollars for some tokens at `p`. */
+export const costOf = (t: Pick<UsageTotals, 'promptTokens' | 'completionTokens'>, p: Prices) =>
   (t.promptTokens * p.inputPerMTok + t.completionTokens * p.outputPerMTok) / 1_000_000;
+
+/** The prices when either is configured (the other then counts as 0), else undefined. */
+export function pricesOf(input: number | undefined, output: number | undefined): Prices | undefined {
+  if (input === undefined && output === undefined) return undefined;
+  return { inputPerMTok: input ?? 0, outputPerMTok: output ?? 0 };
+}
 
 const COLUMNS = [
   ['questions', 'questions'],

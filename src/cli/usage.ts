@@ -14,7 +14,7 @@ import { nextDay, startOfDay } from './calendar.js';
 import { exitWith, oneLine, runCli } from './cli-exit.js';
 import { formatCsv, formatTable } from './format-table.js';
 import { parseUsageArgs, USAGE_SYNOPSIS, UsageArgsError } from './usage-args.js';
-import { type Prices, remainder, reportOrder, usageCsv, usageTable } from './usage-report.js';
+import { pricesOf, remainder, reportOrder, usageCsv, usageTable } from './usage-report.js';
 
 // Only what the report needs: the bot's own parseConfig insists on a model, which a report does not use.
 const PRICE = 'must be a number of US dollars per million tokens, 0 or more';
@@ -86,7 +86,7 @@ async function main(argv: readonly string[]): Promise<void> {
       groupTitle: args.by,
       groups: [...reportOrder(groups, args.by === 'day'), ...(summaries ? [summaries] : [])],
       total: total!,
-      prices: pricesOf(settings),
+      prices: pricesOf(settings.LLM_PRICE_INPUT_PER_MTOK, settings.LLM_PRICE_OUTPUT_PER_MTOK),
     };
     if (args.csv) process.stdout.write(usageCsv(report));
     else {
@@ -115,13 +115,6 @@ function readSettings(env: NodeJS.ProcessEnv): Settings {
     }
   }
   return { ...parsed.data, DEFAULT_TIMEZONE: zone || undefined };
-}
-
-function pricesOf(settings: Settings): Prices | undefined {
-  const input = settings.LLM_PRICE_INPUT_PER_MTOK;
-  const output = settings.LLM_PRICE_OUTPUT_PER_MTOK;
-  if (input === undefined && output === undefined) return undefined;
-  return { inputPerMTok: input ?? 0, outputPerMTok: output ?? 0 };
 }
 
 /** Opens the store, refusing to create a SQLite file that is not there (a report only reads). */

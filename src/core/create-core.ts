@@ -34,7 +34,7 @@ import type { RunObserver } from './ports/run-observer.js';
 import type { RunQueue } from './ports/run-queue.js';
 import type { ScheduleStore } from './ports/schedule-store.js';
 import type { ThreadFollowStore } from './ports/thread-follow-store.js';
-import { combineTools, fixedTools, type ToolSource } from './ports/tool-source.js';
+import { combineTools, fixedTools, mapTools, type ToolSource } from './ports/tool-source.js';
 import type { UsageStore } from './ports/usage-store.js';
 import { loadPrompts } from './prompts.js';
 import { createAssistant } from './runs/create-assistant.js';
@@ -46,6 +46,7 @@ import { runScheduleCommand } from './schedules/schedule-commands.js';
 import { createScheduleService } from './schedules/schedule-service.js';
 import type { ScheduleSettings } from './schedules/schedule-settings.js';
 import { createSettingsService } from './settings/settings-service.js';
+import type { Tool } from './tools/define-tool.js';
 import { createRecallTool } from './tools/recall.js';
 import { createTools, type ToolSettings } from './tools/registry.js';
 import { createRememberTool } from './tools/remember.js';
@@ -87,6 +88,8 @@ export interface CoreOptions {
   tools: ToolSettings;
   /** Tools beyond the built-in ones, e.g. from MCP servers; they may come and go while the bot runs. */
   toolSources?: readonly ToolSource[] | undefined;
+  /** Stands in for how every tool runs (evals replaying recorded observations); the tools as they are when unset. */
+  wrapTool?: ((tool: Tool) => Tool) | undefined;
   memory: MemoryBudget;
   /**
    * The channel's archive of past turns and its notes (the `recall` and `remember` tools, `/memory notes`),
@@ -216,10 +219,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         }),
       ]
     : [];
-  const tools = combineTools([
+  const combined = combineTools([
     fixedTools([...createTools(options.tools), ...memoryTools, ...knowledgeTools, ...scheduleTools]),
     ...(options.toolSources ?? []),
   ]);
+  const tools = options.wrapTool ? mapTools(combined, options.wrapTool) : combined;
   const summaryModel = options.summaryModel ?? options.model.model;
   const models = createModelChains(options.model, summaryModel, options.fallback, {
     observer: options.observer,

@@ -1,4 +1,4 @@
-import type { RunDetail, RunLog, RunStep, RunSummary } from '../core/ports/run-log-store.js';
+import type { Downvote, RunDetail, RunLog, RunStep, RunSummary } from '../core/ports/run-log-store.js';
 import type { UsageOutcome } from '../core/ports/usage-store.js';
 import { placeFrom, spentFrom } from './usage-rows.js';
 
@@ -73,4 +73,32 @@ export function toolCallsOf(log: RunLog): { tool: string; ok: boolean; ms: numbe
       ? [{ tool: step.tool, ok: step.ok, ms: step.ms }]
       : [],
   );
+}
+
+/** A 👎 with its run as either engine reads it (bigints may come as strings). */
+export interface DownvoteRow {
+  platform: string;
+  run_id: string;
+  user_id: string;
+  key: string;
+  comment: string;
+  at: number | string;
+  usage_id: number | string | null;
+  question: string | null;
+  answer: string | null;
+}
+
+/** A 👎 from its row. */
+export function downvoteOf(row: DownvoteRow): Downvote {
+  return {
+    platform: row.platform,
+    runId: row.run_id,
+    userId: row.user_id,
+    key: row.key,
+    comment: row.comment,
+    at: Number(row.at),
+    usageId: row.usage_id === null ? null : Number(row.usage_id),
+    question: row.question,
+    answer: row.answer,
+  };
 }

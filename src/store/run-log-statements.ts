@@ -25,3 +25,13 @@ export function likePattern(search: string | undefined): string | null {
   if (!words) return null;
   return `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** 👎 votes with a reason and the run each was about: the latest answered one in its conversation before it. */
+export const LIST_DOWNVOTES = `SELECT d.platform, d.run_id, d.user_id, d.key, d.comment, d.at, d.usage_id, r.question, r.answer
+  FROM (SELECT f.platform, f.run_id, f.user_id, f.key, f.comment, f.at,
+      (SELECT u.id FROM usage u WHERE u.key = f.key AND u.platform = f.platform AND u.outcome = 'answered'
+        AND u.at <= f.at ORDER BY u.at DESC, u.id DESC LIMIT 1) AS usage_id
+    FROM feedback f WHERE f.vote = 'down' AND f.comment IS NOT NULL AND f.at >= @since AND f.at < @until
+    ORDER BY f.at DESC LIMIT @limit) d
+  LEFT JOIN run_logs r ON r.usage_id = d.usage_id
+  ORDER BY d.at DESC`;

@@ -145,6 +145,41 @@ export function runLogsContract(name: string, open: () => Promise<StoreFixture>)
       ]);
     });
 
+    it('lists 👎 votes with a reason, newest first, with the answer each was about', async () => {
+      const first = await ran({ at: T });
+      await store.saveRunLog(logOf(first, { question: 'First question', answer: 'First answer' }));
+      const second = await ran({ at: T + 1000 });
+      await store.saveRunLog(
+        logOf(second, { at: T + 1000, question: 'Second question', answer: 'Second answer' }),
+      );
+      const vote = { platform: 'slack', key: 'slack:T:C1', userId: 'slack:T:U9', vote: 'down' as const };
+      await store.recordFeedback({ ...vote, runId: 'r1', comment: 'wrong year', at: T + 500 });
+      await store.recordFeedback({ ...vote, runId: 'r2', comment: 'too long', at: T + 2000 });
+      await store.recordFeedback({ ...vote, runId: 'r3', at: T + 2500 });
+      await store.recordFeedback({ ...vote, runId: 'r4', vote: 'up', comment: 'great', at: T + 2600 });
+      await store.recordFeedback({
+        ...vote,
+        key: 'slack:T:C7',
+        runId: 'r5',
+        comment: 'no run here',
+        at: T + 2700,
+      });
+      const listed = await store.listDownvotes({ ...period, limit: 10 });
+      expect(listed.map((d) => [d.runId, d.comment, d.usageId, d.question, d.answer])).toEqual([
+        ['r5', 'no run here', null, null, null],
+        ['r2', 'too long', second, 'Second question', 'Second answer'],
+        ['r1', 'wrong year', first, 'First question', 'First answer'],
+      ]);
+      expect(listed[1]).toMatchObject({
+        platform: 'slack',
+        key: 'slack:T:C1',
+        userId: 'slack:T:U9',
+        at: T + 2000,
+      });
+      expect(await store.listDownvotes({ since: T + 1000, until: T + 2100, limit: 10 })).toHaveLength(1);
+      expect(await store.listDownvotes({ ...period, limit: 1 })).toHaveLength(1);
+    });
+
     it('drops logs past retention and a person’s logs when they are forgotten, never the usage', async () => {
       const old = await ran({ at: T - 20 * DAY });
       const mine = await ran();

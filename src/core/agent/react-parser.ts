@@ -7,19 +7,31 @@
  *
  * or `Thought: … / Final Answer: …`. Pure functions only, so they can be tested on collected model outputs;
  * every step is linear in the length of the reply. The pieces live in ./react-parser/.
+ *
+ * A reply with both an Action and a Final Answer: whichever comes first decides.
+ * - Action first, the answer after it (usually after an Observation the model wrote itself): the Action runs
+ *   and the rest is dropped. Evidence, in the held-out set: in every such transcript the answer rests on an
+ *   observation no tool produced. The Hugging Face agents course prints one and says the run must stop to call
+ *   get_weather instead; the Llama 3 Bedrock notebook's made-up "$530 billion" market cap became "$2.38
+ *   trillion" once the search really ran; InternLM2 (TinyAgent), Qwen (DashScope) and Command-R (Oracle
+ *   lab) invent the search result the same way.
+ * - Final Answer first, an Action after it: the answer stands and ends where an Action line naming one of the
+ *   tools begins (an Action naming no tool is part of the answer's text). Evidence: the one such transcript
+ *   (held-out langchain-final-then-made-up-question, LangChain's API Gateway notebook) answers, then invents a
+ *   new Question and calls the calculator for that: the call after an answer belongs to a made-up turn.
  */
-import { findBlob, parseAction, toolStep } from './react-parser/action.js';
-import { finalStep } from './react-parser/final-answer.js';
-import { parseInput, type ToolInput } from './react-parser/input.js';
+import { findBlob } from './react-parser/action.js';
+import { actionStep } from './react-parser/action-step.js';
+import { conversationalStep, finalStep } from './react-parser/final-answer.js';
 import { type Label, scanLabels } from './react-parser/labels.js';
-import { announcesStep as proseAnnouncesStep, proseAnswer } from './react-parser/prose.js';
+import { announcesStep as proseAnnouncesStep, proseAnswer, type ReplyContext } from './react-parser/prose.js';
 import { fitInput, type ToolShape } from './react-parser/schema-input.js';
-import { isFenceLine, proseText, sectionText } from './react-parser/section.js';
+import { isFenceLine, proseText } from './react-parser/section.js';
 import { invalid, type ReactStep } from './react-parser/step.js';
 import { maskThinking } from './react-parser/thinking.js';
-import { matchTool } from './react-parser/tool-name.js';
 
 export { finalAnswerStart } from './react-parser/final-answer.js';
+export type { ReplyContext } from './react-parser/prose.js';
 export type { ToolShape } from './react-parser/schema-input.js';
 export type { ReactStep } from './react-parser/step.js';
 
@@ -70,30 +82,35 @@ const THOUGHT_LABEL_RE = /^[ \t]*(?:\*\*)?Thought(?:[ \t]{0,3}\d{1,3})?(?:\*\*)?
  * label, or its prose (with or without `Thought:` labels) plans a next step or stops on a bare step marker.
  * Such a reply is never delivered as an answer, not even at the last step.
  */
-export function announcesStep(text: string): boolean {
+export function announcesStep(text: string, context: ReplyContext = {}): boolean {
   const { text: body } = maskThinking(text.replace(/\r\n?/g, '\n'));
   for (const label of scanLabels(body)) {
     if (label.kind === 'action' || label.kind === 'input') return true;
   }
-  return proseAnnouncesStep(body) || proseAnnouncesStep(body.replace(THOUGHT_LABEL_RE, ''));
+  return proseAnnouncesStep(body, context) || proseAnnouncesStep(body.replace(THOUGHT_LABEL_RE, ''), context);
 }
 
 /**
  * Parses one model reply in the text ReAct protocol into the step the agent should take. Tools are names, or
  * names with their JSON schema so that a plain-text input can be fitted to the tool's fields.
  */
-export function parseReactOutput(text: string, tools: readonly (string | ToolShape)[]): ReactStep {
+export function parseReactOutput(
+  text: string,
+  tools: readonly (string | ToolShape)[],
+  context: ReplyContext = {},
+): ReactStep {
   const shapes = tools.map((t) => (typeof t === 'string' ? { name: t } : t));
   return fitStep(
     parseStep(
       text,
       shapes.map((s) => s.name),
+      context,
     ),
     shapes,
   );
 }
 
-function parseStep(text: string, toolNames: readonly string[]): ReactStep {
+function parseStep(text: string, toolNames: readonly string[], context: ReplyContext): ReactStep {
   const normalized = text.replace(/\r\n?/g, '\n');
   if (!normalized.trim()) return invalid(undefined, 'empty reply');
   const { text: body, thinking } = maskThinking(normalized);
@@ -119,8 +136,10 @@ function parseStep(text: string, toolNames: readonly string[]): ReactStep {
       const before = labels.filter((l) => l.start < blob.at);
       return { ...blob.step, thought: findThought(body, before, blob.at, thinking) };
     }
+    const conversational = conversationalStep(body, toolNames);
+    if (conversational) return conversational;
     if (labels.length === 0) {
-      const answer = proseAnswer(body);
+      const answer = proseAnswer(body, context);
       if (answer) return { kind: 'final', thought: thinking || undefined, answer };
     }
     const reason = labels.some((l) => l.kind === 'input')
@@ -130,44 +149,5 @@ function parseStep(text: string, toolNames: readonly string[]): ReactStep {
   }
   const thought = findThought(body, labels.slice(0, -1), decisive.start, thinking);
   if (decisive.kind === 'final') return finalStep(body, decisive, thought, toolNames);
-
-  // The Action and its Action Input (after it, or just before it); a bounded number of pulls keeps this linear.
-  let terminator = pull();
-  let inputLabel: Label | undefined;
-  let inputEnd = body.length;
-  if (terminator?.kind === 'input') {
-    inputLabel = terminator;
-    terminator = pull();
-    inputEnd = terminator?.start ?? body.length;
-  } else if (labels.at(-2)?.kind === 'input') {
-    inputLabel = labels.at(-2);
-    inputEnd = decisive.start;
-  }
-  const actionEnd =
-    (inputLabel && inputLabel.start > decisive.start ? inputLabel.start : terminator?.start) ?? body.length;
-  const action = parseAction(sectionText(body, decisive, actionEnd), toolNames);
-  let input: ToolInput | undefined;
-  if (inputLabel) {
-    input = parseInput(sectionText(body, inputLabel, inputEnd));
-    // `Action: calculator(2+2)` followed by an empty `Action Input: {}`: the call's own arguments win.
-    if (typeof input === 'object' && Object.keys(input).length === 0 && action.inline !== undefined) {
-      input = action.inline;
-    }
-  }
-  input ??= action.inline ?? {};
-  // The prompt's template copied onto the Action line, the real call written as the input.
-  if (typeof input === 'string' && !matchTool(action.tool, toolNames)) {
-    const call = parseAction(input, toolNames);
-    // Only a call form (`web_search("x")`, `web_search: x`): a sentence that mentions a tool is not one.
-    if (call.inline !== undefined && matchTool(call.tool, toolNames)) {
-      action.tool = call.tool;
-      input = call.inline ?? {};
-    }
-  }
-
-  const step = action.tool ? toolStep(action.tool, input, thought, toolNames) : undefined;
-  if (step) return step;
-  // No usable Action, but a Final Answer follows it.
-  if (terminator?.kind === 'final') return finalStep(body, terminator, thought, toolNames);
-  return invalid(thought, action.tool ? 'Final Answer is empty' : 'Action has no tool name');
+  return actionStep(body, decisive, labels, pull, thought, toolNames);
 }

@@ -1,4 +1,4 @@
-import type { ChatModel } from '../llm/types.js';
+import type { ChatMessage, ChatModel } from '../llm/types.js';
 import { getPrompt, type PromptSet, renderPrompt } from '../prompts.js';
 import type { Tool } from '../tools/define-tool.js';
 import { createAnswerStream } from './answer-stream.js';
@@ -7,6 +7,13 @@ import type { Protocol } from './protocol.js';
 import { announcesStep, finalAnswerStart, parseReactOutput } from './react-parser.js';
 import { createReasoningSteps } from './reasoning-steps.js';
 import { quotedObservation } from './run-tools.js';
+
+/** Whether tool results have come in earlier in the run: narrating a next step is then a plan. */
+function afterResults(messages: readonly ChatMessage[]): boolean {
+  return messages.some(
+    (m) => m.role === 'user' && typeof m.content === 'string' && m.content.startsWith('Observation: '),
+  );
+}
 
 /** The stop sequence that keeps the model from inventing its own observations. */
 export const OBSERVATION_STOP = '\nObservation:';
@@ -40,7 +47,8 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
       reasoning.flush();
       const usage = completion.usage;
       const cut = completion.finishReason === 'length';
-      const parsed = parseReactOutput(completion.content, tools);
+      const context = { afterResults: afterResults(messages) };
+      const parsed = parseReactOutput(completion.content, tools, context);
       // A labelled Final Answer is the answer even when cut: delivered, flagged as cut. Unlabelled prose that
       // reads as an answer is one only when the model finished it.
       if (parsed.kind === 'final' && (!cut || finalAnswerStart(completion.content) >= 0)) {
@@ -78,7 +86,7 @@ export function createReactProtocol(model: ChatModel, tools: readonly Tool[], pr
         };
       }
       const reason = parsed.kind === 'invalid' ? parsed.reason : 'no Action or Final Answer found';
-      const plan = announcesStep(completion.content);
+      const plan = announcesStep(completion.content, context);
       // Prose beats an error at the last step, but a plan is no answer: the loop says the steps ran out.
       if (last && text && !plan) {
         return { usage, decision: { kind: 'final', text, thought: parsed.thought, truncated: false } };

@@ -4,7 +4,7 @@ import { type Tool, toToolSpec } from '../tools/define-tool.js';
 import { createAnswerStream } from './answer-stream.js';
 import { LENGTH_RETRY } from './notes.js';
 import type { Protocol } from './protocol.js';
-import { announcesStep } from './react-parser/prose.js';
+import { plansStep } from './react-parser/prose.js';
 import { createReasoningSteps } from './reasoning-steps.js';
 import { quotedObservation } from './run-tools.js';
 
@@ -84,7 +84,7 @@ export function createToolsProtocol(model: ChatModel, tools: readonly Tool[], pr
       }
       // A cut reply that only announces its next step ("Let me look that up") was cut before its tool call:
       // retried, not delivered. Other cut text is the answer as far as it got, delivered flagged as cut.
-      if (cut && announcesStep(content)) {
+      if (cut && plansStep(content, { afterResults: messages.some((m) => m.role === 'tool') })) {
         stream.retract();
         return { usage, decision: { kind: 'cut', record: { role: 'assistant', content } } };
       }

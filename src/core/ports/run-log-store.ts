@@ -103,6 +103,21 @@ export interface RunListQuery {
   limit: number;
 }
 
+/** A 👎 that came with its reason, and the run it was about: the conversation's latest answer before the vote. */
+export interface Downvote {
+  platform: string;
+  /** The feedback's own run id (what the buttons carried). */
+  runId: string;
+  userId: string;
+  key: string;
+  comment: string;
+  at: number;
+  /** The run's usage record, and its question and answer when its log is kept (null when none is found). */
+  usageId: number | null;
+  question: string | null;
+  answer: string | null;
+}
+
 /** How many characters of a question the runs list shows. */
 export const LISTED_QUESTION_CHARS = 160;
 
@@ -114,6 +129,8 @@ export interface RunLogStore extends AdminStatsStore {
   runDetail(id: number): Promise<RunDetail | undefined>;
   /** Runs (questions: no memory summaries) matching `query`, newest first. */
   listRuns(query: RunListQuery): Promise<RunSummary[]>;
+  /** 👎 votes with a reason cast at `since <= at < until`, newest first, with the runs they were about. */
+  listDownvotes(query: { since: number; until: number; limit: number }): Promise<Downvote[]>;
   /** Drops the logs of runs taken before `before`; returns how many. */
   pruneRunLogs(before: number): Promise<number>;
   /** Drops the logs of `principal`'s questions (forget-me), in conversation `key` or everywhere; returns how many. */

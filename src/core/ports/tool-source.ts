@@ -50,3 +50,14 @@ export function combineTools(sources: readonly ToolSource[]): ToolSource {
     groups: () => sources.flatMap((s) => s.groups()),
   };
 }
+
+/** `source` with each tool replaced by `wrap(tool)` (the same wrapped tool until the source changes). */
+export function mapTools(source: ToolSource, wrap: (tool: Tool) => Tool): ToolSource {
+  let cache: { version: number; tools: readonly Tool[] } | undefined;
+  const current = () => {
+    const version = source.version();
+    if (cache?.version !== version) cache = { version, tools: source.current().map(wrap) };
+    return cache.tools;
+  };
+  return { current, version: () => source.version(), groups: () => source.groups() };
+}

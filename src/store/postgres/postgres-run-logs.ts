@@ -1,12 +1,21 @@
 import type { RunLogStore } from '../../core/ports/run-log-store.js';
 import { numbered } from '../numbered-params.js';
-import { detailOf, type RunDetailRow, type RunRow, summaryOf, toolCallsOf } from '../run-log-rows.js';
-import { likePattern, runColumns, UPSERT_RUN_LOG } from '../run-log-statements.js';
+import {
+  type DownvoteRow,
+  detailOf,
+  downvoteOf,
+  type RunDetailRow,
+  type RunRow,
+  summaryOf,
+  toolCallsOf,
+} from '../run-log-rows.js';
+import { LIST_DOWNVOTES, likePattern, runColumns, UPSERT_RUN_LOG } from '../run-log-statements.js';
 import { postgresAdminStats } from './postgres-admin-stats.js';
 import type { PostgresDb } from './postgres-db.js';
 
 const RUN_COLUMNS = runColumns('u.tools::text AS tools');
 const UPSERT = numbered(UPSERT_RUN_LOG);
+const DOWNVOTES = numbered(LIST_DOWNVOTES);
 
 /** The run-logs half of the Postgres store (with the admin page's aggregates). */
 export function postgresRunLogs(db: PostgresDb): RunLogStore {
@@ -65,6 +74,14 @@ export function postgresRunLogs(db: PostgresDb): RunLogStore {
         ],
       );
       return rows.map(summaryOf);
+    },
+    async listDownvotes(query) {
+      const { rows } = await db.query<DownvoteRow>(
+        'list the 👎 votes',
+        DOWNVOTES.text,
+        DOWNVOTES.values(query),
+      );
+      return rows.map(downvoteOf);
     },
     async pruneRunLogs(before) {
       return db.transaction('drop run logs past retention', async (sql) => {

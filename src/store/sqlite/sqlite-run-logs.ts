@@ -1,7 +1,15 @@
 import type Database from 'better-sqlite3';
 import type { RunLogStore } from '../../core/ports/run-log-store.js';
-import { detailOf, type RunDetailRow, type RunRow, summaryOf, toolCallsOf } from '../run-log-rows.js';
-import { likePattern, runColumns, UPSERT_RUN_LOG } from '../run-log-statements.js';
+import {
+  type DownvoteRow,
+  detailOf,
+  downvoteOf,
+  type RunDetailRow,
+  type RunRow,
+  summaryOf,
+  toolCallsOf,
+} from '../run-log-rows.js';
+import { LIST_DOWNVOTES, likePattern, runColumns, UPSERT_RUN_LOG } from '../run-log-statements.js';
 import { sqliteAdminStats } from './sqlite-admin-stats.js';
 import type { FailWith } from './sqlite-usage.js';
 
@@ -36,6 +44,7 @@ export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStor
          ${search ? "AND (r.question LIKE @search ESCAPE '\\' OR r.answer LIKE @search ESCAPE '\\' OR r.key LIKE @search ESCAPE '\\' OR r.user_id LIKE @search ESCAPE '\\')" : ''}
        ORDER BY ${search ? 'r.usage_id' : 'u.id'} DESC LIMIT @limit`,
     );
+  const downvotes = db.prepare<{ since: number; until: number; limit: number }, DownvoteRow>(LIST_DOWNVOTES);
   const list = listing(false);
   const search = listing(true);
   const prune = db.transaction((before: number) => {
@@ -88,6 +97,13 @@ export function sqliteRunLogs(db: Database.Database, fail: FailWith): RunLogStor
           .map(summaryOf);
       } catch (err) {
         throw fail('list runs', err);
+      }
+    },
+    async listDownvotes(query) {
+      try {
+        return downvotes.all(query).map(downvoteOf);
+      } catch (err) {
+        throw fail('list the 👎 votes', err);
       }
     },
     async pruneRunLogs(before) {

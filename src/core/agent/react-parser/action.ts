@@ -7,7 +7,14 @@ import { asObject, isBlank, parseLiteral, parseObject, scanBalanced } from './li
 import { nativeCall } from './native-call.js';
 import { fenceAt, stripFence } from './section.js';
 import type { ReactStep } from './step.js';
-import { cleanName, findToolWord, isFinalAnswerName, matchTool } from './tool-name.js';
+import {
+  cleanName,
+  findToolWord,
+  isFinalAnswerName,
+  leadingTool,
+  matchTool,
+  toolWords,
+} from './tool-name.js';
 
 const NO_TOOL_RE = /^(?:none|null|nil|n\/?a|no[ _-]?action|nothing|no tool|-+)$/i;
 const NAME_RE = /^[`'"*<[]*([\p{L}\p{N}_][\p{L}\p{N}_./-]*)/u;
@@ -17,6 +24,8 @@ const ARG_SEPARATORS = ':=,-—|：';
 interface ParsedAction {
   tool: string;
   inline: ToolInput | undefined;
+  /** The Action line held the format's placeholder or a list of tools: the input names the tool. */
+  placeholder?: boolean;
 }
 
 const WRAPPER_KEYS = ['tool_call', 'tool_calls', 'function_call', 'action'];
@@ -67,6 +76,52 @@ function sliceBalanced(s: string): string {
   return b.end >= 0 ? s.slice(0, b.end) : s;
 }
 
+/**
+ * The input written right after a tool name ending at `p`: call brackets (`(…)`, `[…]`, after up to a few spaces
+ * when `spaced`), or a separator or JSON after it; undefined when none follows.
+ */
+function inlineArgs(s: string, p: number, spaced: boolean): { inline: ToolInput | undefined } | undefined {
+  let k = p;
+  while (spaced && k < s.length && (s[k] === ' ' || s[k] === '\t') && k - p < 4) k++;
+  if (s[k] === '(' || s[k] === '[') {
+    const b = scanBalanced(s, k);
+    return { inline: parseCallArgs(b.end >= 0 ? s.slice(k + 1, b.end - 1) : s.slice(k + 1)) };
+  }
+  let q = p;
+  while (q < s.length && isBlank(s[q])) q++;
+  const after = s.slice(q);
+  if (after && (ARG_SEPARATORS.includes(after[0]!) || after.startsWith('{') || after.startsWith('```'))) {
+    const rest = ARG_SEPARATORS.includes(after[0]!) ? after.slice(1) : after;
+    return { inline: rest.trim() ? parseInput(rest) : undefined };
+  }
+  return undefined;
+}
+
+/** The tool named at the start of `s` and what follows it as its input: `web_search("x")`, `web_search: x`, `web_search x`. */
+export function leadingCall(
+  s: string,
+  toolNames: readonly string[],
+  all = true,
+): { tool: string; inline: ToolInput | undefined } | undefined {
+  const lead = leadingTool(s, toolNames, all);
+  if (!lead) return undefined;
+  let p = 0;
+  while (p < lead.rest.length && '`\'"*>]'.includes(lead.rest[p]!)) p++;
+  const args = inlineArgs(lead.rest, p, true);
+  if (args) return { tool: lead.tool, ...args };
+  const rest = lead.rest.slice(p).trim();
+  return { tool: lead.tool, inline: rest ? parseInput(rest) : undefined };
+}
+
+/** The format's own placeholder copied as the Action ("the action to take, should be one of [a, b]"). */
+const PLACEHOLDER_RE = /\b(?:should be one of|the action to take|(?:one|any) of \[)/i;
+
+/** Whether an Action line is the placeholder or a list of tools rather than a choice of one. */
+function isPlaceholder(firstLine: string, toolNames: readonly string[]): boolean {
+  const names = firstLine.split(/[({"':：=]/, 1)[0]!;
+  return PLACEHOLDER_RE.test(firstLine.slice(0, 200)) || toolWords(names, toolNames).size >= 2;
+}
+
 /** The tool name (canonicalised when known) and any input written on the Action line itself. */
 export function parseAction(content: string, toolNames: readonly string[]): ParsedAction {
   let s = content.trim();
@@ -83,6 +138,10 @@ export function parseAction(content: string, toolNames: readonly string[]): Pars
   // `None (direct response required)`: a note in brackets does not make it a tool.
   const bare = cleanName(firstLine.slice(0, 60).replace(/\s*\([^()]*\)\s*$/, ''));
   if (NO_TOOL_RE.test(bare.slice(0, 20))) return { tool: '', inline: undefined };
+  // A name holding spaces or separators (`Gmail: Find Email`) is read whole before the line is split.
+  const named = leadingCall(firstLine, toolNames, false);
+  if (named) return { tool: named.tool, inline: named.inline ?? restInput };
+  if (isPlaceholder(firstLine, toolNames)) return { tool: '', inline: restInput, placeholder: true };
 
   const m = NAME_RE.exec(s);
   if (m) {
@@ -94,34 +153,15 @@ export function parseAction(content: string, toolNames: readonly string[]): Pars
     const closers = m[0].slice(0, lead).includes('[') ? '`\'"*>]' : '`\'"*>';
     while (p < s.length && closers.includes(s[p]!)) p++;
     const known = matchTool(token, toolNames);
-    let c = s[p];
     // `tool ({"q": "x"})`: a call with a space before its brackets, on a known tool only.
-    if (known && (c === ' ' || c === '\t')) {
-      let k = p;
-      while (k < s.length && (s[k] === ' ' || s[k] === '\t') && k - p < 4) k++;
-      if (s[k] === '(') {
-        p = k;
-        c = '(';
-      }
-    }
-    if (c === '(' || c === '[') {
-      const b = scanBalanced(s, p);
-      return {
-        tool: known ?? token,
-        inline: parseCallArgs(b.end >= 0 ? s.slice(p + 1, b.end - 1) : s.slice(p + 1)),
-      };
-    }
-    let q = p;
-    while (q < s.length && isBlank(s[q])) q++;
-    const after = s.slice(q);
-    if (after && (ARG_SEPARATORS.includes(after[0]!) || after.startsWith('{') || after.startsWith('```'))) {
-      const rest = ARG_SEPARATORS.includes(after[0]!) ? after.slice(1) : after;
-      return { tool: known ?? token, inline: rest.trim() ? parseInput(rest) : undefined };
-    }
+    const args = inlineArgs(s, p, known !== undefined);
+    if (args) return { tool: known ?? token, ...args };
     // A multi-word tool name ("web search") that the first token alone does not match.
     const whole = matchTool(firstLine, toolNames);
     if (whole) return { tool: whole, inline: restInput };
-    if (known) return { tool: known, inline: after ? parseInput(after) : undefined };
+    let q = p;
+    while (q < s.length && isBlank(s[q])) q++;
+    if (known) return { tool: known, inline: q < s.length ? parseInput(s.slice(q)) : undefined };
   }
   const mentioned = findToolWord(firstLine, toolNames);
   if (mentioned) return { tool: mentioned, inline: restInput };

@@ -52,6 +52,23 @@ export function finalStep(
   return answer ? { kind: 'final', thought, answer } : invalid(thought, 'Final Answer is empty');
 }
 
+/**
+ * LangChain's conversational format: `Thought: Do I need to use a tool? No` then `AI: answer` (or `Assistant:`).
+ * Only after that question: elsewhere a line starting `AI:` is the reply's own text.
+ */
+const CONVERSATIONAL_RE =
+  /(?:^|\n)[ \t]{0,8}(?:Thought[ \t]{0,3}[:：][ \t]{0,3})?Do I need to use a tool\?[ \t]{0,3}No\b[^\n]{0,40}\n(?:[ \t]{0,8}\n){0,3}[ \t]{0,8}(?:AI|Assistant)[ \t]{0,3}[:：]/i;
+
+/** The answer of a reply in the conversational format, with the thought before it, or undefined. */
+export function conversationalStep(body: string, toolNames: readonly string[]): ReactStep | undefined {
+  const m = CONVERSATIONAL_RE.exec(body.slice(0, 2000));
+  if (!m) return undefined;
+  const contentStart = m.index + m[0].length;
+  const label: Label = { kind: 'final', start: contentStart, contentStart, open: '' };
+  const step = finalStep(body, label, 'Do I need to use a tool? No', toolNames);
+  return step.kind === 'final' ? step : undefined;
+}
+
 /** For streaming: index in `text` where the final answer's text begins, or -1 if the text so far does not (yet) contain a Final Answer marker that is not preceded by an Action. */
 export function finalAnswerStart(text: string): number {
   const { text: body } = maskThinking(text);

@@ -63,6 +63,9 @@ function tryJson(s: string): { value: unknown } | undefined {
   }
 }
 
+/** Characters JSON allows after a backslash. */
+const JSON_ESCAPES = '"\\/bfnrtu';
+
 const IDENT_START = /[A-Za-z_$]/;
 const IDENT_PART = /[\w$]/;
 const NUMBER_PART = /[\d.eE+-]/;
@@ -84,8 +87,12 @@ function repairJson(s: string): string | undefined {
         const d = s[i]!;
         if (d === '\\' && i + 1 < n) {
           const e = s[++i]!;
-          // `\'` is not a JSON escape; the quote needs none inside a double-quoted string.
-          str += e === "'" ? "'" : `\\${e}`;
+          // `\'` is not a JSON escape; the quote needs none inside a double-quoted string. Other escapes JSON
+          // does not allow (`\d` in a regex, `\(`) keep their backslash, as the model meant it.
+          if (e === "'") str += "'";
+          else if (JSON_ESCAPES.includes(e) && (e !== 'u' || /^[\da-f]{4}$/i.test(s.slice(i + 1, i + 5))))
+            str += `\\${e}`;
+          else str += `\\\\${e}`;
         } else if (d === '"') str += '\\"';
         else if (d === '\n') str += '\\n';
         else if (d === '\r') str += '\\r';

@@ -50,13 +50,19 @@ export function matchTool(name: string, toolNames: readonly string[]): string | 
   return undefined;
 }
 
-/** The one tool mentioned as a word in a sentence ("I will use the calculator tool"), if exactly one is. */
-export function findToolWord(line: string, toolNames: readonly string[]): string | undefined {
+/** The tools a line names as words ("I will use the calculator tool"; "one of [calculator, web_search]"). */
+export function toolWords(line: string, toolNames: readonly string[]): Set<string> {
   const found = new Set<string>();
   for (const word of line.slice(0, 300).split(/[^\p{L}\p{N}_.-]+/u)) {
     const hit = matchTool(word, toolNames);
     if (hit) found.add(hit);
   }
+  return found;
+}
+
+/** The one tool mentioned as a word in a sentence ("I will use the calculator tool"), if exactly one is. */
+export function findToolWord(line: string, toolNames: readonly string[]): string | undefined {
+  const found = toolWords(line, toolNames);
   return found.size === 1 ? [...found][0] : undefined;
 }
 
@@ -65,4 +71,30 @@ const FINAL_KEYS = new Set(['finalanswer', '最终答案', 'finish']);
 /** Whether an Action names "Final Answer" or the ReAct paper's `Finish` (and no real tool of that name exists). */
 export function isFinalAnswerName(name: string, toolNames: readonly string[]): boolean {
   return FINAL_KEYS.has(nameKey(name)) && !matchTool(name, toolNames);
+}
+
+const NAME_CHAR_RE = /[\p{L}\p{N}_]/u;
+
+/**
+ * The longest entry of `toolNames` that `s` starts with (after wrappers and markdown escapes), and the text
+ * after it: how a name holding spaces or separators (`Gmail: Find Email`, `Read a file's content`) is read
+ * before the line is split at a separator. Only such names unless `all` is set.
+ */
+export function leadingTool(
+  s: string,
+  toolNames: readonly string[],
+  all = false,
+): { tool: string; rest: string } | undefined {
+  const plain = s
+    .slice(0, 400)
+    .replace(/\\([_*])/g, '$1')
+    .replace(/^[\s`'"*<[]+/, '');
+  const lower = plain.toLowerCase();
+  let best: string | undefined;
+  for (const name of toolNames) {
+    if (!all && /^[\p{L}\p{N}_][\p{L}\p{N}_./-]*$/u.test(name)) continue;
+    if (best && best.length >= name.length) continue;
+    if (lower.startsWith(name.toLowerCase()) && !NAME_CHAR_RE.test(plain[name.length] ?? '')) best = name;
+  }
+  return best === undefined ? undefined : { tool: best, rest: plain.slice(best.length) + s.slice(400) };
 }

@@ -15,7 +15,7 @@ function files(publicDir: string): [string, string, string][] {
   return [
     ['/admin', join(publicDir, 'admin.html'), 'text/html; charset=utf-8'],
     ['/admin.js', join(publicDir, 'admin.js'), 'text/javascript; charset=utf-8'],
-    ...['admin-sessions', 'admin-dom', 'admin-charts', 'admin-run', 'admin-run-approvals'].map(
+    ...['admin-sessions', 'admin-dom', 'admin-charts', 'admin-run', 'admin-run-approvals', 'admin-evals'].map(
       (name): [string, string, string] => [
         `/${name}.js`,
         join(publicDir, `${name}.js`),

@@ -7,6 +7,7 @@ import type { Logger } from '../../../core/logger.js';
 import type { RunLogStore } from '../../../core/ports/run-log-store.js';
 import type { UsageOutcome } from '../../../core/ports/usage-store.js';
 import type { WebSessionStore } from '../../../core/ports/web-session-store.js';
+import { dataDirOf } from '../../../evals/eval-history.js';
 import type { HttpRoutes } from '../../../server/http-server.js';
 import { createBackoff } from '../backoff.js';
 import type { CookieOptions } from '../cookies.js';
@@ -15,6 +16,7 @@ import { readJson } from '../request-body.js';
 import { sameOrigin } from '../request-guard.js';
 import type { WebSessions } from '../sign-in/web-sessions.js';
 import { chartData } from './admin-charts.js';
+import { mountAdminEvals } from './admin-eval-routes.js';
 import { mountAdminFiles } from './admin-files.js';
 import type { AdminGate } from './admin-gate.js';
 import { namesOf } from './admin-names.js';
@@ -80,6 +82,7 @@ export function mountAdmin(http: HttpRoutes, deps: AdminDeps): void {
     }
   };
   mountAdminSessions(http, api, { store: deps.sessions, signedIn: deps.signedIn });
+  mountAdminEvals(http, api, { store, dataDir: dataDirOf(config.DATABASE_URL), now });
   const noStore = (res: ServerResponse) => reply(res, 503, { error: 'This store keeps no run logs.' });
 
   http.mount(

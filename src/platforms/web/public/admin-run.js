@@ -14,7 +14,7 @@ const LABELS = {
   error: 'Error',
 };
 
-/** Shows run `id`; `runLogDays` says why a run may have no steps. */
+/** Shows run `id` and resolves to it; `runLogDays` says why a run may have no steps. */
 export async function showRun(id, runLogDays) {
   const { run, names } = await getOk(`/admin/api/run?id=${encodeURIComponent(id ?? '')}`);
   $('run-title').textContent = `Run ${run.id}`;
@@ -46,6 +46,7 @@ export async function showRun(id, runLogDays) {
   $('run-steps').replaceChildren(...steps.map((step) => stepItem(step, denied)));
   showApprovals(steps, run.at);
   $('run-title').focus?.();
+  return run;
 }
 
 function stepItem(step, denied) {

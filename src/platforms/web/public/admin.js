@@ -3,11 +3,12 @@
 
 import { drawCharts } from './admin-charts.js';
 import { $, dollars, el, getJson, getOk, ms, number, percent, person, table } from './admin-dom.js';
+import { showEvals, showRunEvals } from './admin-evals.js';
 import { showRun } from './admin-run.js';
 import { showSessions } from './admin-sessions.js';
 
 const status = $('status');
-const views = ['overview', 'runs', 'run', 'settings', 'sessions'];
+const views = ['overview', 'runs', 'run', 'settings', 'sessions', 'evals'];
 
 function say(text) {
   status.textContent = text;
@@ -80,8 +81,9 @@ async function route() {
   try {
     if (shown === 'overview') await showOverview();
     else if (shown === 'runs') await showRuns(false);
-    else if (shown === 'run') await showRun(arg, runLogDays);
+    else if (shown === 'run') showRunEvals(await showRun(arg, runLogDays), say);
     else if (shown === 'sessions') await showSessions(say);
+    else if (shown === 'evals') await showEvals(say);
     else await showSettings();
     say('');
   } catch (err) {
