@@ -12,6 +12,8 @@ export const WORDING = {
   thinking: 'Thinking…',
   /** Slack's status line while the bot works on an answer (Slack puts the app's name before it). */
   working: 'is thinking…',
+  /** Slack's status line while a tool call waits for a person's approval. */
+  waitingApproval: 'is waiting for approval…',
   /** A channel already has MAX_QUEUED_PER_CHANNEL questions waiting (the core's sentence). */
   busy: BUSY_MESSAGE,
   /** A question arrived while the bot shuts down (the core's sentence). */

@@ -178,7 +178,12 @@ export function createIntake(deps: IntakeDeps): Intake {
         return 'ignore' as const;
       });
       if (verdict === 'answer') accept(message, delivery, client);
-      else if (verdict === 'acknowledge') await acknowledge(client, message, logger);
+      else if (verdict === 'acknowledge') {
+        await acknowledge(client, message, logger);
+        // A thanks ends the conversation: its agent session is closed (Slack: "conversation is complete").
+        if (message.thread_ts)
+          await deps.statuses.close(client, delivery.teamId, message.channel, message.thread_ts);
+      }
     });
   }
 

@@ -82,6 +82,8 @@ describe('slack-app-manifest.yml', () => {
     expect(events).toMatch(/- app_mention\n\s+- message\.im/);
     // Slack's own stop on an answer reaches the bot only as this event (events reference, 2026-08).
     expect(events).toMatch(/^\s+- agent_session_stopped(\s|$)/m);
+    // A title a person gave a session is kept: the rename reaches the bot only as this event.
+    expect(events).toMatch(/^\s+- agent_session_title_changed(\s|$)/m);
     const history = ['channels:history', 'groups:history', 'im:history', 'mpim:history', 'files:read'];
     for (const scope of ['app_mentions:read', 'chat:write', 'commands', 'users:read', ...history]) {
       expect(manifest).toMatch(new RegExp(`^\\s+- ${scope}(\\s|$)`, 'm'));
