@@ -1160,10 +1160,27 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       attachments?: { filename: string; contentType?: string; content: Buffer | string; url?: string }[];
       /** Stores the message (for history) without dispatching it to the bot. */
       silent?: boolean;
+      /**
+       * Makes it a forward of a message elsewhere (`content` is then ignored: a forward's own is empty): its
+       * `message_reference` has type 1 and the forwarded message is in `message_snapshots`, without its author
+       * (https://discord.com/developers/docs/resources/message#message-reference-content-attribution-forwards;
+       * the snapshot's fields: #message-snapshot-object).
+       */
+      forward?: {
+        content?: string;
+        embeds?: Json[];
+        attachments?: { filename: string; contentType?: string; content: Buffer | string }[];
+      };
     }) {
-      const { channelId, author, content, mentions = [], replyTo } = options;
+      const { channelId, author, mentions = [], replyTo } = options;
+      const content = options.forward ? '' : options.content;
       const guild = channels.get(channelId)?.guild_id;
-      const attachments = (options.attachments ?? []).map((file) => {
+      const toAttachment = (file: {
+        filename: string;
+        contentType?: string;
+        content: Buffer | string;
+        url?: string;
+      }) => {
         const id = snowflake();
         const bytes = typeof file.content === 'string' ? Buffer.from(file.content) : file.content;
         const contentType = file.contentType ?? 'application/octet-stream';
@@ -1178,7 +1195,31 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
           proxy_url: url,
           ...(file.contentType ? { content_type: file.contentType } : {}),
         };
-      });
+      };
+      const attachments = (options.attachments ?? []).map(toAttachment);
+      const forward = options.forward;
+      const forwarded = forward
+        ? {
+            message_reference: { type: 1, message_id: snowflake(), channel_id: snowflake() },
+            message_snapshots: [
+              {
+                message: {
+                  type: 0,
+                  content: forward.content ?? '',
+                  embeds: forward.embeds ?? [],
+                  attachments: (forward.attachments ?? []).map(toAttachment),
+                  timestamp: now(),
+                  edited_timestamp: null,
+                  flags: 0,
+                  mentions: [],
+                  mention_roles: [],
+                  components: [],
+                },
+              },
+            ],
+            flags: 1 << 14, // HAS_SNAPSHOT
+          }
+        : {};
       const reference = replyTo
         ? {
             type: 19,
@@ -1186,7 +1227,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
             referenced_message: replyTo,
           }
         : {};
-      const message = store(channelId, author, { content, mentions, attachments, ...reference });
+      const message = store(channelId, author, {
+        content,
+        mentions,
+        attachments,
+        ...reference,
+        ...forwarded,
+      });
       if (guild) message.member = member(author, options.nick, options.roles);
       if (!options.silent) dispatchMessage(message);
       return message;
