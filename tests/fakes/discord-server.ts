@@ -7,6 +7,13 @@ import {
   type RESTPutAPIApplicationCommandsJSONBody,
 } from 'discord.js';
 import { type WebSocket, WebSocketServer } from 'ws';
+import {
+  type CommandPlace,
+  INSTALL_RULES,
+  installErrors,
+  placeFields,
+  unusableIn,
+} from './discord-installs.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Discord payloads are loose JSON; tests read the fields they need.
 type Json = any;
@@ -185,6 +192,14 @@ export const DISCORD_ERRORS = {
   unknownMember: { status: 404, code: 10007, message: 'Unknown Member' },
   unknownMessage: { status: 404, code: 10008, message: 'Unknown Message' },
   unknownEmoji: { status: 400, code: 10014, message: 'Unknown Emoji' },
+  /** The bot's token on a channel it cannot see (a server it is not in, a group DM it is not in). */
+  missingAccess: { status: 403, code: 50001, message: 'Missing Access' },
+  /** See INSTALL_RULES.userInstallFollowUps. */
+  maxFollowUps: {
+    status: 400,
+    code: 40094,
+    message: 'This interaction has hit the maximum number of follow up messages',
+  },
 } as const;
 
 type FieldErrors = Record<string, string>;
@@ -432,6 +447,11 @@ export interface FakeDiscordOptions {
    * and 15-minute rules read it. Default `Date.now`; tests move it forward instead of waiting.
    */
   now?: () => number;
+  /**
+   * The installation contexts the app allows (developer portal → Installation): `[0, 1]` (servers and users) by
+   * default; commands registered for another are refused (see INSTALL_RULES).
+   */
+  installTypes?: number[];
 }
 
 /** Starts the fake on a free loopback port: one guild with one text channel. */
@@ -469,8 +489,19 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       modalSubmit?: boolean;
       /** The message a component was pressed on (or a modal opened from): what UPDATE_MESSAGE (7) edits. */
       messageId?: string;
+      /** Authorized by a person's install only: follow-ups are counted (INSTALL_RULES.userInstallFollowUps). */
+      userInstallOnly?: boolean;
+      followUps?: number;
     }
   >(); // by token
+  /** Channels the bot cannot see: in a server it is not in, or a group DM (see `addUserInstallPlace`). */
+  const hidden = new Set<string>();
+  /** Where a person runs something in `channelId`, as the interaction says. */
+  const placeOf = (channelId: string): CommandPlace => {
+    const channel = channels.get(channelId);
+    if (hidden.has(channelId)) return channel?.guild_id ? 'foreign-guild' : 'group-dm';
+    return channel?.guild_id ? 'guild' : 'bot-dm';
+  };
   /** Slash commands as last registered (PUT), by name: what Discord would let people send. */
   const registered = new Map<string, Json>();
   const callbacks: InteractionCallback[] = [];
@@ -596,6 +627,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       /^\/applications\/\d+(?:\/guilds\/\d+)?\/commands$/,
       (_, body) => {
         const errors = commandErrors(body);
+        if (Array.isArray(body))
+          Object.assign(errors, installErrors(body, options.installTypes ?? INSTALL_RULES.integrationTypes));
         if (Object.keys(errors).length > 0) return invalidFormBody(errors);
         registered.clear();
         for (const command of body) registered.set(command.name, command);
@@ -735,7 +768,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         // its visibility; `flags` are ignored (Create Followup Message; discord-api-docs #2866, #3466).
         const loading = byWebhook(token!, '@original');
         if (loading && loading.flags & 128) return edit(loading, body);
-        const channelId = interactions.get(token!)!.channelId;
+        const interaction = interactions.get(token!)!;
+        if (interaction.userInstallOnly) {
+          interaction.followUps = (interaction.followUps ?? 0) + 1;
+          if (interaction.followUps > INSTALL_RULES.userInstallFollowUps)
+            return refuse(DISCORD_ERRORS.maxFollowUps);
+        }
+        const channelId = interaction.channelId;
         return [
           200,
           store(channelId, bot, {
@@ -852,6 +891,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     // https://discord.com/developers/docs/topics/opcodes-and-status-codes#json
     const expired = interaction && clock() - interaction.createdAt > DISCORD_LIMITS.interactionTokenMs;
     if (interaction && (expired || interaction.revoked)) return refuse(DISCORD_ERRORS.invalidWebhookToken);
+    // The bot's own token reaches no channel it is not in.
+    const channelRoute = /^\/channels\/(\d+)/.exec(path);
+    if (channelRoute && hidden.has(channelRoute[1]!)) return refuse(DISCORD_ERRORS.missingAccess);
     const writesMessage =
       (method === 'POST' || method === 'PATCH') &&
       (/^\/channels\/\d+\/messages(\/\d+)?$/.test(path) || webhook !== null);
@@ -988,6 +1030,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
     const id = snowflake();
     const token = `token-${id}`;
     const channelId = message.channel_id;
+    const place = placeOf(channelId);
     interactions.set(token, {
       id,
       command: false,
@@ -997,6 +1040,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       acknowledged: false,
       ...(type === 5 ? { modalSubmit: true } : {}),
       messageId: message.id,
+      userInstallOnly: place === 'foreign-guild' || place === 'group-dm',
     });
     const channel = channels.get(channelId);
     const guild = channel?.guild_id;
@@ -1011,13 +1055,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       message,
       channel_id: channelId,
       channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
-      ...(guild ? { guild_id: guild, member: member(user, undefined, on.roles) } : { user }),
+      ...(guild ? { guild_id: guild, member: memberIn(place, user, undefined, on.roles) } : { user }),
       app_permissions: ALL_PERMISSIONS,
       entitlements: [],
-      authorizing_integration_owners: {},
-      context: guild ? 0 : 1,
+      ...placeFields(place, guild, user.id),
     });
     return { id, token };
+  }
+
+  /** The member object an interaction carries: recorded in the bot's guild; elsewhere only described. */
+  function memberIn(place: CommandPlace, user: FakeUser, nick?: string, roles: readonly string[] = []) {
+    if (place === 'guild') return member(user, nick, roles);
+    return { user, nick: nick ?? null, roles: [...roles], joined_at: now(), permissions: ALL_PERMISSIONS };
   }
 
   return {
@@ -1111,10 +1160,27 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       attachments?: { filename: string; contentType?: string; content: Buffer | string; url?: string }[];
       /** Stores the message (for history) without dispatching it to the bot. */
       silent?: boolean;
+      /**
+       * Makes it a forward of a message elsewhere (`content` is then ignored: a forward's own is empty): its
+       * `message_reference` has type 1 and the forwarded message is in `message_snapshots`, without its author
+       * (https://discord.com/developers/docs/resources/message#message-reference-content-attribution-forwards;
+       * the snapshot's fields: #message-snapshot-object).
+       */
+      forward?: {
+        content?: string;
+        embeds?: Json[];
+        attachments?: { filename: string; contentType?: string; content: Buffer | string }[];
+      };
     }) {
-      const { channelId, author, content, mentions = [], replyTo } = options;
+      const { channelId, author, mentions = [], replyTo } = options;
+      const content = options.forward ? '' : options.content;
       const guild = channels.get(channelId)?.guild_id;
-      const attachments = (options.attachments ?? []).map((file) => {
+      const toAttachment = (file: {
+        filename: string;
+        contentType?: string;
+        content: Buffer | string;
+        url?: string;
+      }) => {
         const id = snowflake();
         const bytes = typeof file.content === 'string' ? Buffer.from(file.content) : file.content;
         const contentType = file.contentType ?? 'application/octet-stream';
@@ -1129,7 +1195,31 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
           proxy_url: url,
           ...(file.contentType ? { content_type: file.contentType } : {}),
         };
-      });
+      };
+      const attachments = (options.attachments ?? []).map(toAttachment);
+      const forward = options.forward;
+      const forwarded = forward
+        ? {
+            message_reference: { type: 1, message_id: snowflake(), channel_id: snowflake() },
+            message_snapshots: [
+              {
+                message: {
+                  type: 0,
+                  content: forward.content ?? '',
+                  embeds: forward.embeds ?? [],
+                  attachments: (forward.attachments ?? []).map(toAttachment),
+                  timestamp: now(),
+                  edited_timestamp: null,
+                  flags: 0,
+                  mentions: [],
+                  mention_roles: [],
+                  components: [],
+                },
+              },
+            ],
+            flags: 1 << 14, // HAS_SNAPSHOT
+          }
+        : {};
       const reference = replyTo
         ? {
             type: 19,
@@ -1137,7 +1227,13 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
             referenced_message: replyTo,
           }
         : {};
-      const message = store(channelId, author, { content, mentions, attachments, ...reference });
+      const message = store(channelId, author, {
+        content,
+        mentions,
+        attachments,
+        ...reference,
+        ...forwarded,
+      });
       if (guild) message.member = member(author, options.nick, options.roles);
       if (!options.silent) dispatchMessage(message);
       return message;
@@ -1159,6 +1255,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       const id = snowflake();
       const token = `token-${id}`;
       checkRegistered(name, options.subcommand, options.options ?? {});
+      const place = placeOf(channelId);
+      const unusable = registered.has(name) ? unusableIn(registered.get(name), place) : undefined;
+      if (unusable) throw new Error(unusable);
       interactions.set(token, {
         id,
         command: true,
@@ -1166,6 +1265,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         user,
         createdAt: clock(),
         acknowledged: false,
+        userInstallOnly: place === 'foreign-guild' || place === 'group-dm',
       });
       const channel = channels.get(channelId);
       const guild = channel?.guild_id;
@@ -1189,13 +1289,29 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         },
         channel_id: channelId,
         channel: { id: channelId, type: channel?.type ?? 1, ...(guild ? { guild_id: guild } : {}) },
-        ...(guild ? { guild_id: guild, member: member(user, options.nick, options.roles) } : { user }),
+        ...(guild
+          ? { guild_id: guild, member: memberIn(place, user, options.nick, options.roles) }
+          : { user }),
         app_permissions: ALL_PERMISSIONS,
         entitlements: [],
-        authorizing_integration_owners: {},
-        context: guild ? 0 : 1,
+        ...placeFields(place, guild, user.id),
       });
       return { id, token };
+    },
+    /**
+     * A place only a person's own install of the app reaches (nothing is dispatched: the bot is not there): a
+     * text channel of a server the bot is not in, or a group DM. The bot's token gets 403 50001 Missing Access
+     * on it; a command run there is authorized for `USER_INSTALL` only (see INSTALL_RULES). Returns its id.
+     */
+    addUserInstallPlace(kind: 'guild' | 'group-dm', people: FakeUser[] = []): string {
+      const id = snowflake();
+      const fields =
+        kind === 'guild'
+          ? { type: 0, name: 'elsewhere', guild_id: snowflake(), permission_overwrites: [], position: 0 }
+          : { type: 3, name: null, recipients: people, owner_id: people[0]?.id };
+      channels.set(id, { id, ...fields });
+      hidden.add(id);
+      return id;
     },
     /** Every answer the bot gave to an interaction, in order. */
     callbacks,

@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { createFakeAgentSessions } from './slack-agent-sessions.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: Slack payloads are loose JSON; tests read the fields they need.
 type Json = any;
@@ -95,6 +96,8 @@ export interface FakeTask {
   status: string;
   details: string | undefined;
   output: string | undefined;
+  /** Its URL sources (`{ type: 'url', url, text }`), latest given. */
+  sources: Json[] | undefined;
   statuses: string[];
 }
 
@@ -142,11 +145,15 @@ export const STREAM_LIMITS = {
    * Calls a minute per workspace, per method: each method's tier (slack-api-ref docs.slack.dev/methods/*.json
    * `rate_limits`: startStream `t2`, stopStream `t2`, appendStream `t4`; docs.slack.dev/apis/web-api/rate-limits:
    * "Tier 2 20+ per minute", "Tier 4 100+ per minute"). Past it: HTTP 429, `Retry-After`, `ratelimited`.
+   * agents.sessions.setStatus and rename are `t3` ("Tier 3 50+ per minute").
    */
-  perMinute: { 'chat.startStream': 20, 'chat.stopStream': 20, 'chat.appendStream': 100 } as Record<
-    string,
-    number
-  >,
+  perMinute: {
+    'chat.startStream': 20,
+    'chat.stopStream': 20,
+    'chat.appendStream': 100,
+    'agents.sessions.setStatus': 50,
+    'agents.sessions.rename': 50,
+  } as Record<string, number>,
   /**
    * A stream stops taking chunks this long after it started, "even with active traffic" (python-slack-sdk
    * #1859; vercel/chat #884 "Slack expires native streams after roughly five minutes"): then
@@ -259,6 +266,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
   const windows = new Map<string, number[]>();
   /** Calls to `chat.update` on a message still streaming (what Slack does with them is documented nowhere). */
   const updatesWhileStreaming: Json[] = [];
+  const agentSessions = createFakeAgentSessions();
   const assistantCalls = {
     statuses: [] as Json[],
     suggestedPrompts: [] as Json[],
@@ -371,6 +379,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       case 'chat.appendStream':
       case 'chat.stopStream':
         return answerStream(method, args);
+      case 'agents.sessions.setStatus':
+      case 'agents.sessions.rename':
+        return agentSessions.answer(method, args, bearer(req));
       case 'assistant.threads.setStatus':
         if (!args.channel_id || !args.thread_ts || typeof args.status !== 'string')
           return { ok: false, error: 'invalid_arguments' };
@@ -571,6 +582,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     if (streaming.reject) return { ok: false, error: streaming.reject };
     const badArgs = invalidArguments(method, args);
     if (badArgs) return { ok: false, error: 'invalid_arguments', response_metadata: { messages: [badArgs] } };
+    const badStatus = agentSessions.invalidStopStatus(args);
+    if (badStatus)
+      return { ok: false, error: 'invalid_arguments', response_metadata: { messages: [badStatus] } };
     const problem = invalidChunks(args);
     // appendStream.json documents `invalid_chunks` for chunks Slack cannot take.
     if (problem) return { ok: false, error: 'invalid_chunks', response_metadata: { messages: [problem] } };
@@ -601,19 +615,23 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       messages.push(message);
       const tooLong = addChunks(message, args);
       if (tooLong) return tooLong;
+      agentSessions.streamStarted(args.channel, args.thread_ts);
       return { ok: true, channel: args.channel, ts };
     }
     const message = messages.find((m) => m.channel === args.channel && m.ts === args.ts);
     if (!message?.stream) return { ok: false, error: 'message_not_found' };
     const stream = message.stream;
     if (stream.foreign) return { ok: false, error: 'message_not_owned_by_app' };
-    if (stream.state === 'streaming' && now() - stream.startedAt > STREAM_LIMITS.streamLifetimeMs)
+    if (stream.state === 'streaming' && now() - stream.startedAt > STREAM_LIMITS.streamLifetimeMs) {
       stream.state = 'expired';
+      agentSessions.streamExpired(message.channel, message.threadTs!);
+    }
     // "The streaming message was stopped by the user and no further appends are accepted" (appendStream.json).
     if (stream.state === 'stopped_by_user') return { ok: false, error: 'stopped_by_user' };
     if (stream.state !== 'streaming') return { ok: false, error: 'message_not_in_streaming_state' };
     if (streaming.expireAfterAppends !== undefined && stream.appends >= streaming.expireAfterAppends) {
       stream.state = 'expired';
+      agentSessions.streamExpired(message.channel, message.threadTs!);
       return { ok: false, error: 'message_not_in_streaming_state' };
     }
     if (method === 'chat.appendStream') stream.appends++;
@@ -623,6 +641,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
       stream.state = 'stopped';
       stream.finalBlocks = args.blocks;
       message.blocks = args.blocks;
+      agentSessions.streamStopped(message.channel, message.threadTs!, args.session_status);
     }
     return { ok: true, channel: args.channel, ts: args.ts };
   }
@@ -793,6 +812,17 @@ export async function startFakeSlack(options: FakeSlackOptions = {}) {
     updatesWhileStreaming,
     /** `assistant.threads.setStatus` / `setSuggestedPrompts` / `setTitle` calls accepted, in order. */
     assistant: assistantCalls,
+    /**
+     * Agent sessions (`agents.sessions.*`, and the status streams give them): `get(channel, threadTs)`,
+     * `behaviour.refuse` (e.g. `unknown_method`) for a workspace without them; rules in slack-agent-sessions.ts.
+     */
+    agentSessions,
+    /** A person renames a thread's agent session in Slack; returns the `agent_session_title_changed` event to deliver. */
+    renameSession(channel: string, threadTs: string, title: string, user: string): Json {
+      const event = agentSessions.renameByUser(channel, threadTs, title, user, team, nextTs());
+      notify();
+      return eventCallback(event, { team });
+    },
     /** Calls of one Web API method, in order. */
     callsTo: (method: string) => calls.filter((c) => c.method === method),
     socket: {
@@ -867,7 +897,7 @@ const TEXT_BLOCKS = new Set(['section', 'context', 'markdown']);
 export function cardsOf(message: {
   stream?: FakeStream | undefined;
   blocks?: Json[] | undefined;
-}): Pick<FakeTask, 'title' | 'status' | 'details' | 'output'>[] {
+}): Pick<FakeTask, 'title' | 'status' | 'details' | 'output' | 'sources'>[] {
   const rewritten =
     message.stream?.state !== 'streaming' &&
     message.blocks?.some((b: Json) => b.type === 'task_card' || b.type === 'plan');
@@ -881,6 +911,7 @@ export function cardsOf(message: {
       status: b.status,
       details: richText(b.details),
       output: richText(b.output),
+      sources: b.sources,
     }));
 }
 
@@ -935,6 +966,7 @@ function invalidChunks(args: Json): string | undefined {
         for (const field of ['title', 'details', 'output'])
           if (chunk[field] !== undefined && String(chunk[field]).length > STREAM_LIMITS.taskFieldChars)
             return `task_update ${field} is too long`;
+        if (chunk.sources !== undefined && invalidSources(chunk.sources)) return 'bad task_update sources';
         break;
       case 'plan_update':
         if (!chunk.title) return 'bad plan_update chunk';
@@ -948,6 +980,22 @@ function invalidChunks(args: Json): string | undefined {
   }
   if (Array.isArray(args.blocks) && args.blocks.length > 50) return 'too many blocks';
   return undefined;
+}
+
+/**
+ * Why a task's `sources` are not Slack's URL source elements: "type … always `url`", `url` and `text` required
+ * (docs.slack.dev/reference/block-kit/block-elements/url-source-element), or undefined.
+ */
+function invalidSources(sources: Json): boolean {
+  if (!Array.isArray(sources)) return true;
+  return sources.some(
+    (s: Json) =>
+      s?.type !== 'url' ||
+      typeof s.text !== 'string' ||
+      !s.text ||
+      typeof s.url !== 'string' ||
+      !/^https?:\/\/\S+$/.test(s.url),
+  );
 }
 
 /** Records a stream call's chunks on its message; an error reply when the message would grow past Slack's limit. */
@@ -972,6 +1020,7 @@ function addChunks(message: FakeSlackMessage, args: Json): Json | undefined {
         status: chunk.status,
         details: chunk.details ?? task.details,
         output: chunk.output ?? task.output,
+        sources: chunk.sources ?? task.sources,
       });
       task.statuses.push(chunk.status);
     } else {
@@ -981,6 +1030,7 @@ function addChunks(message: FakeSlackMessage, args: Json): Json | undefined {
         status: chunk.status,
         details: chunk.details,
         output: chunk.output,
+        sources: chunk.sources,
         statuses: [chunk.status],
       });
     }

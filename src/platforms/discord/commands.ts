@@ -1,4 +1,5 @@
 import {
+  ApplicationIntegrationType,
   type Client,
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
@@ -19,6 +20,15 @@ const QUESTION_MAX = 4000;
 
 /** Where the commands can be used: servers and DMs with the bot. */
 const CONTEXTS = [InteractionContextType.Guild, InteractionContextType.BotDM];
+/** Installed to a server only: the commands that change a channel's settings, memory or schedules. */
+const GUILD_INSTALL = [ApplicationIntegrationType.GuildInstall];
+/**
+ * `/ask` and the read-only commands can also be installed by a person on their own account (user install) and
+ * used anywhere, group DMs included (`PRIVATE_CHANNEL`, "only meaningful for commands installed to a user":
+ * https://discord.com/developers/docs/interactions/application-commands#interaction-contexts).
+ */
+const ANYWHERE = [...CONTEXTS, InteractionContextType.PrivateChannel];
+const ANY_INSTALL = [ApplicationIntegrationType.GuildInstall, ApplicationIntegrationType.UserInstall];
 
 /** The option holding the new value of each `/settings` subcommand that sets something. */
 export const SETTINGS_OPTIONS = {
@@ -45,6 +55,7 @@ const choices = (values: readonly string[]) => values.map((v) => ({ name: v, val
 const SETTINGS = new SlashCommandBuilder()
   .setName('settings')
   .setDescription('See or change this channel’s settings (admins only).')
+  .setIntegrationTypes(GUILD_INSTALL)
   .setContexts(CONTEXTS)
   .addSubcommand((c) => c.setName('show').setDescription('Show the settings in force in this channel.'))
   .addSubcommand((c) =>
@@ -157,6 +168,7 @@ export const MEMORY_ACTIONS = ['notes', 'remember', 'forget', 'promote', 'demote
 const MEMORY = new SlashCommandBuilder()
   .setName('memory')
   .setDescription('Show what the bot remembers of this channel; list, add or remove notes; forget you.')
+  .setIntegrationTypes(GUILD_INSTALL)
   .setContexts(CONTEXTS)
   .addStringOption((o) =>
     o
@@ -191,7 +203,8 @@ export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[
   new SlashCommandBuilder()
     .setName('ask')
     .setDescription('Ask the bot a question; its reasoning goes into a thread.')
-    .setContexts(CONTEXTS)
+    .setIntegrationTypes(ANY_INSTALL)
+    .setContexts(ANYWHERE)
     .addStringOption((option) =>
       option.setName('question').setDescription('What to ask').setRequired(true).setMaxLength(QUESTION_MAX),
     )
@@ -199,24 +212,28 @@ export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[
   new SlashCommandBuilder()
     .setName('reset')
     .setDescription('Make the bot forget this channel’s conversation.')
+    .setIntegrationTypes(GUILD_INSTALL)
     .setContexts(CONTEXTS)
     .toJSON(),
   MEMORY,
   new SlashCommandBuilder()
     .setName('usage')
     .setDescription('Show your and this channel’s usage of the bot, today and this month.')
-    .setContexts(CONTEXTS)
+    .setIntegrationTypes(ANY_INSTALL)
+    .setContexts(ANYWHERE)
     .toJSON(),
   new SlashCommandBuilder()
     .setName('tools')
     .setDescription('List the tools in force in this channel, and the state of the MCP servers.')
-    .setContexts(CONTEXTS)
+    .setIntegrationTypes(ANY_INSTALL)
+    .setContexts(ANYWHERE)
     .toJSON(),
   SETTINGS,
-  SCHEDULE_COMMAND,
+  { ...SCHEDULE_COMMAND, integration_types: GUILD_INSTALL },
   new SlashCommandBuilder()
     .setName('knowledge')
     .setDescription('The files shared here that the bot can search; forget one (its sharer or an admin).')
+    .setIntegrationTypes(GUILD_INSTALL)
     .setContexts(CONTEXTS)
     .addStringOption((o) =>
       o
@@ -233,13 +250,49 @@ export const COMMANDS: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[
     .toJSON(),
 ];
 
+/** The commands as an app without user install takes them: installed to servers, used in servers and its DMs. */
+export function guildInstallOnly(
+  commands: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[],
+): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+  return commands.map((command) => ({ ...command, integration_types: GUILD_INSTALL, contexts: CONTEXTS }));
+}
+
+/**
+ * The commands as one guild's (DISCORD_GUILD_ID) take them: `integration_types` and `contexts` are "only for
+ * globally-scoped commands", and "Guild commands don't support the `BOT_DM` interaction context"
+ * (https://discord.com/developers/docs/interactions/application-commands#application-command-object).
+ */
+function forOneGuild(
+  commands: readonly RESTPostAPIChatInputApplicationCommandsJSONBody[],
+): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+  return commands.map(({ integration_types: _, contexts: __, ...command }) => command);
+}
+
+/** Whether Discord refused commands for an installation context the app does not support (50035 on `integration_types`). */
+function userInstallRefused(err: unknown): boolean {
+  const { code, rawError } = err as { code?: unknown; rawError?: unknown };
+  return code === 50035 && JSON.stringify(rawError ?? {}).includes('integration_types');
+}
+
 /**
  * Registers the slash commands, replacing any older set: in one guild when `guildId` is given (instant,
- * for development), else globally (may take a while to show up everywhere).
+ * for development), else globally (may take a while to show up everywhere). An app whose developer portal
+ * does not allow user install gets the commands for servers only; `onNoUserInstall` says so.
  */
-export async function registerCommands(client: Client<true>, guildId: string | undefined): Promise<void> {
-  const commands = [...COMMANDS];
-  await (guildId
-    ? client.application.commands.set(commands, guildId)
-    : client.application.commands.set(commands));
+export async function registerCommands(
+  client: Client<true>,
+  guildId: string | undefined,
+  onNoUserInstall: () => void = () => {},
+): Promise<void> {
+  if (guildId) {
+    await client.application.commands.set(forOneGuild(COMMANDS), guildId);
+    return;
+  }
+  try {
+    await client.application.commands.set([...COMMANDS]);
+  } catch (err) {
+    if (!userInstallRefused(err)) throw err;
+    onNoUserInstall();
+    await client.application.commands.set(guildInstallOnly(COMMANDS));
+  }
 }

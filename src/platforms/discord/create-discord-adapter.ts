@@ -150,7 +150,11 @@ export function createDiscordAdapter(
       const ready = bot as Client<true>;
       logger.info({ user: ready.user.tag }, 'connected to Discord');
       try {
-        await registerCommands(ready, config.DISCORD_GUILD_ID);
+        await registerCommands(ready, config.DISCORD_GUILD_ID, () =>
+          logger.warn(
+            'Discord refused the commands for user install: the app allows only server installs (developer portal → Installation → Installation Contexts); registered them for servers only',
+          ),
+        );
         logger.info({ guild: config.DISCORD_GUILD_ID ?? 'global' }, 'registered slash commands');
       } catch (err) {
         // Mentions and DMs still work without the commands.

@@ -8,6 +8,7 @@ import { arrive, type DiscordPlaceholder } from './arrive.js';
 import { interactionAsker } from './asker.js';
 import { stopRow } from './buttons.js';
 import { displayName } from './conversation.js';
+import { botIsPresent, USER_INSTALL_ANSWER_MESSAGES, USER_INSTALL_FOLLOW_UPS } from './install-place.js';
 import { NO_PINGS, threadName } from './limits.js';
 import { interactionSurface } from './surfaces.js';
 
@@ -69,13 +70,23 @@ export async function handleAsk(
     interaction: { applicationId: interaction.applicationId, token: interaction.token },
   } satisfies DiscordPlaceholder);
   const question = interaction.options.getString('question', true).trim();
-  const channel = interaction.channel;
+  // Where the bot is not a member (a user install), everything goes through the interaction's token.
+  const present = botIsPresent(interaction);
+  const channel = present ? interaction.channel : null;
   const threads = interaction.inGuild() && channel !== null && !channel.isThread() && 'threads' in channel;
   const author = displayName(interaction.member, interaction.user);
   // Nobody else sees the command's option, so the answer starts with the question, in small print.
   const header = `-# ${author} asked: ${threadName(question)}`;
   const run = ctx.runs.start(asker.userId, ctx.signal);
-  const surface = interactionSurface(interaction, { threads, now: ctx.now, logger: ctx.logger });
+  const surface = interactionSurface(interaction, {
+    threads,
+    now: ctx.now,
+    logger: ctx.logger,
+    interactionOnly: present ? undefined : { followUps: USER_INSTALL_FOLLOW_UPS },
+  });
+  const answerCtx = present
+    ? ctx
+    : { ...ctx, maxMessages: Math.min(ctx.maxMessages, USER_INSTALL_ANSWER_MESSAGES) };
   try {
     await surface.edit(`${header}\n${WORDING.thinking}`, [stopRow(run.id)]);
   } catch (err) {
@@ -91,7 +102,7 @@ export async function handleAsk(
     view = await answer(
       { key, settingsKey, author, text: question, asker, arrival, context },
       surface,
-      ctx,
+      answerCtx,
       run,
       header,
     );

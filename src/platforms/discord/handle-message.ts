@@ -9,6 +9,7 @@ import { arrive, type DiscordPlaceholder } from './arrive.js';
 import { messageAsker } from './asker.js';
 import { stopRow } from './buttons.js';
 import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
+import { forwardedOf } from './forwarded.js';
 import { canThread, questionOf } from './intake.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
 import { replySurface } from './surfaces.js';
@@ -37,8 +38,10 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     if (verdict !== 'answer') return;
     asked = followUpText(message);
   }
-  const files = attachedFiles(message);
-  const question = asked || (files.length > 0 ? WORDING.filesOnly : '');
+  // A forward's own content is empty: alone, it asks what the forwarded message says.
+  const forwarded = forwardedOf(message);
+  const files = [...attachedFiles(message), ...(forwarded?.files ?? [])];
+  const question = asked || (forwarded ? WORDING.forwardedOnly : files.length > 0 ? WORDING.filesOnly : '');
   if (!question) {
     await message.reply({ content: WORDING.bareMention, allowedMentions: NO_PINGS });
     return;
@@ -83,7 +86,10 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   const author = displayName(message.member, message.author);
   const settingsKey = settingsKeyOf(message.guildId, message.channelId, message.channel);
   // Read in the channel's turn, so that an answer still being written there is not read as context.
-  const context = lazy(() => ctx.history.read(message, key));
+  const context = lazy(async () => {
+    const earlier = await ctx.history.read(message, key);
+    return forwarded ? [...earlier, forwarded.context] : earlier;
+  });
   const attachments =
     files.length > 0
       ? sharedInto(

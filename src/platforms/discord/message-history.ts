@@ -1,10 +1,18 @@
-import { type Client, cleanContent, DiscordAPIError, type Message, MessageType } from 'discord.js';
+import {
+  type Client,
+  cleanContent,
+  DiscordAPIError,
+  type Message,
+  MessageReferenceType,
+  MessageType,
+} from 'discord.js';
 import { ContextUnavailableError } from '../../core/errors.js';
 import { type ContextMessage, OWN_SPEAKER } from '../../core/input/types.js';
 import type { Logger } from '../../core/logger.js';
 import { createFirstTime } from '../shared/first-time.js';
 import { WORDING } from '../shared/wording.js';
 import { displayName } from './conversation.js';
+import { forwardedOf } from './forwarded.js';
 
 /** Discord's codes for "you may not read this": Missing Access, Missing Permissions. */
 const NOT_ALLOWED = new Set([50001, 50013]);
@@ -78,7 +86,9 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
     for (;;) {
       const reference = current.reference;
       const messageId = reference?.messageId;
-      if (!reference || !messageId || chain.length >= maxMessages) break;
+      // A forward points at the original, which may be out of reach: its snapshot is what was forwarded.
+      const forward = reference?.type === MessageReferenceType.Forward;
+      if (!reference || !messageId || forward || chain.length >= maxMessages) break;
       const { channelId } = reference;
       const channel =
         channelId === current.channel.id ? current.channel : current.client.channels.cache.get(channelId);
@@ -98,6 +108,8 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
   }
 
   function toContext(m: Message, source: ContextMessage['source']): ContextMessage {
+    const forwarded = forwardedOf(m);
+    if (forwarded) return forwarded.context;
     const own = m.author.id === m.client.user.id;
     const files = [...m.attachments.values()].map((a) => `(attached: ${a.name})`);
     const text = [cleanContent(m.content, m.channel), ...files].filter(Boolean).join('\n');

@@ -74,15 +74,35 @@ function tokenRefused(err: unknown): boolean {
  */
 export function interactionSurface(
   interaction: ChatInputCommandInteraction,
-  options: { threads: boolean; now: () => number; logger?: Logger },
+  options: {
+    threads: boolean;
+    now: () => number;
+    logger?: Logger;
+    /**
+     * Where the bot is not a member (a user install in a server without the bot, a group DM): nothing is
+     * posted with the bot's token, the token is used until Discord refuses it, and at most `followUps`
+     * follow-ups are sent (see install-place.ts).
+     */
+    interactionOnly?: { followUps: number } | undefined;
+  },
 ): AnswerSurface & { close(): void } {
   const { rest } = interaction.client;
   const { channelId } = interaction;
+  const only = options.interactionOnly;
   const age = () => options.now() - interaction.createdTimestamp;
   /** Discord refused the token once: it is never tried again. */
   let refused = false;
-  /** Whether writes still go through the token: it is young, and Discord has not refused it. */
-  const usable = () => !refused && age() < TOKEN_USE_MS;
+  /** Whether writes still go through the token: it is young (or the only way), and Discord has not refused it. */
+  const usable = () => !refused && (only !== undefined || age() < TOKEN_USE_MS);
+  let followUps = 0;
+  /** Counts a follow-up about to be sent; refuses one past what Discord allows here. */
+  const countFollowUp = () => {
+    if (only && followUps >= only.followUps)
+      throw new Error(
+        `Discord allows ${only.followUps} follow-ups to a command of a user-installed app here`,
+      );
+    followUps++;
+  };
   let responseId: string | undefined;
   /** The buttons last put under the answer, carried over to the channel message. */
   let shownButtons: ButtonRow[] | undefined;
@@ -104,7 +124,12 @@ export function interactionSurface(
     } catch (err) {
       if (!tokenRefused(err)) throw err;
       if (!refused)
-        options.logger?.warn({ err }, 'Discord refused the interaction token; going on in the channel');
+        options.logger?.warn(
+          { err },
+          only
+            ? 'Discord refused the interaction token; the bot is not in this channel, so nothing more can be shown'
+            : 'Discord refused the interaction token; going on in the channel',
+        );
       refused = true;
       return instead();
     }
@@ -137,7 +162,7 @@ export function interactionSurface(
   };
   const watch = setTimeout(
     () => {
-      if (continued || shownText === undefined) return;
+      if (only || continued || shownText === undefined) return;
       move(shownText, undefined).catch((err: unknown) =>
         options.logger?.warn({ err }, 'could not move the answer out of the aging interaction'),
       );
@@ -166,6 +191,7 @@ export function interactionSurface(
           return;
         }
       }
+      if (only) return; // not a member here: the bot's token cannot post in this channel
       if (!continued) {
         await move(text, buttons);
         return;
@@ -178,8 +204,9 @@ export function interactionSurface(
     },
     async followUp(text) {
       const inChannel = async () =>
-        void (await sendInChannel({ content: text, allowed_mentions: { parse: [] } }));
+        only ? undefined : void (await sendInChannel({ content: text, allowed_mentions: { parse: [] } }));
       if (!usable()) return inChannel();
+      countFollowUp();
       await throughToken(
         async () => void (await interaction.followUp({ content: text, allowedMentions: NO_PINGS })),
         inChannel,
@@ -187,10 +214,13 @@ export function interactionSurface(
     },
     async post(text, buttons) {
       const inChannel = async () =>
-        channelEditable(
-          await sendInChannel({ content: text, allowed_mentions: { parse: [] }, ...rowsJson(buttons) }),
-        );
+        only
+          ? async () => {}
+          : channelEditable(
+              await sendInChannel({ content: text, allowed_mentions: { parse: [] }, ...rowsJson(buttons) }),
+            );
       if (!usable()) return inChannel();
+      countFollowUp();
       return throughToken(async () => {
         const message = await interaction.followUp({
           content: text,
@@ -236,6 +266,7 @@ export function interactionSurface(
     let moved: ((next: string, rows?: ButtonRow[]) => Promise<void>) | undefined;
     // A follow-up is the webhook's message: the bot's token cannot edit it, so the steps go on below.
     const moveOn = async (next: string, rows?: ButtonRow[]) => {
+      if (only) return;
       moved = channelEditable(
         await sendInChannel({ content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) }),
       );

@@ -12,6 +12,8 @@ export const WORDING = {
   thinking: 'Thinking…',
   /** Slack's status line while the bot works on an answer (Slack puts the app's name before it). */
   working: 'is thinking…',
+  /** Slack's status line while a tool call waits for a person's approval. */
+  waitingApproval: 'is waiting for approval…',
   /** A channel already has MAX_QUEUED_PER_CHANNEL questions waiting (the core's sentence). */
   busy: BUSY_MESSAGE,
   /** A question arrived while the bot shuts down (the core's sentence). */
@@ -60,6 +62,8 @@ export const WORDING = {
   threadReadFailed: 'I could not read the earlier messages here, so I answered from this message alone.',
   /** The question of a mention that brings files and no text. */
   filesOnly: 'Please look at the attached file.',
+  /** The question of a message that only forwards another (the forwarded one is quoted as data). */
+  forwardedOnly: 'What does this forwarded message say?',
   /** The bot could not post its answer in the channel. */
   notInChannel: 'I could not post in this channel: add me to it first (`/invite`), then ask again.',
 } as const;

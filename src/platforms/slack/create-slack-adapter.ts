@@ -15,6 +15,8 @@ import { sayInterrupted } from './interrupted.js';
 import { createMountedReceiver } from './mounted-receiver.js';
 import { registerRunButtons } from './run-buttons.js';
 import { slackScheduleDelivery } from './schedule-delivery.js';
+import { createSessionStatuses } from './session-status.js';
+import { createSessionSupport } from './session-support.js';
 import { explainStartError } from './start-errors.js';
 import { createStreamBudget } from './stream-budget.js';
 import { createStreamingSupport } from './streaming-support.js';
@@ -121,6 +123,7 @@ export function createSlackAdapter(
     agent: createAgentSurface(config.SLACK_SUGGESTED_PROMPTS, logger),
     budget: createStreamBudget(deps.streamCalls, deps.now),
     sessions: createAgentSessions(),
+    statuses: createSessionStatuses(createSessionSupport(logger), logger),
     now: deps.now,
     follows: deps.follows,
     knowledge: deps.knowledge,
@@ -146,6 +149,7 @@ export function createSlackAdapter(
   registerApprovalButtons(app, { assistant, users, work, logger });
   intakeDeps.agent.register(app);
   intakeDeps.sessions.register(app, { runs, users, work, logger });
+  intakeDeps.statuses.register(app);
   // One bad event must never take the process down: Bolt routes listener errors here.
   app.error(async (err) => {
     logger.error({ err }, 'a Slack event failed');

@@ -10,6 +10,7 @@ import { slackAsker } from './asker.js';
 import { downloadSlackFiles, type SlackFile } from './attached-files.js';
 import { conversationKey } from './conversation-key.js';
 import { type RunDeps, runQuestion } from './run-question.js';
+import { type SlackAttachment, sharedMessages } from './shared-messages.js';
 import { questionFromSlack } from './slack-text.js';
 import { acknowledge, askerTeam, threadMessageOf } from './thread-follow.js';
 import type { ThreadReader } from './thread-history.js';
@@ -26,6 +27,8 @@ export interface IncomingMessage {
   bot_id?: string | undefined;
   edited?: unknown;
   files?: readonly SlackFile[] | undefined;
+  /** Message attachments: a shared (forwarded) message is one (see shared-messages.ts). */
+  attachments?: readonly SlackAttachment[] | undefined;
 }
 
 /** Where an event came from. */
@@ -83,9 +86,11 @@ export function createIntake(deps: IntakeDeps): Intake {
     // A reply in a thread has a thread_ts other than its own ts; a thread's parent message does not.
     const threadTs = message.thread_ts && message.thread_ts !== message.ts ? message.thread_ts : undefined;
     const files = message.files ?? [];
+    // A shared message is quoted as data; shared alone, it asks what that message says.
+    const shared = sharedMessages(message.attachments);
     const text =
       questionFromSlack(message.text ?? '', delivery.botUserId) ||
-      (files.length > 0 ? WORDING.filesOnly : '');
+      (shared.length > 0 ? WORDING.forwardedOnly : files.length > 0 ? WORDING.filesOnly : '');
     const user = message.user;
     const whisper = (reply: string) =>
       client.chat
@@ -149,9 +154,13 @@ export function createIntake(deps: IntakeDeps): Intake {
           questionTs: message.ts,
           dm: asker.asker.dm,
           asker,
-          thread: thread
-            ? lazy(async () => deps.threads.read(client, { ...thread, whole: await fresh(key) }))
-            : undefined,
+          thread:
+            thread || shared.length > 0
+              ? lazy(async () => [
+                  ...(thread ? await deps.threads.read(client, { ...thread, whole: await fresh(key) }) : []),
+                  ...shared,
+                ])
+              : undefined,
           attachments:
             files.length > 0
               ? sharedInto(
@@ -196,7 +205,12 @@ export function createIntake(deps: IntakeDeps): Intake {
         return 'ignore' as const;
       });
       if (verdict === 'answer') accept(message, delivery, client);
-      else if (verdict === 'acknowledge') await acknowledge(client, message, logger);
+      else if (verdict === 'acknowledge') {
+        await acknowledge(client, message, logger);
+        // A thanks ends the conversation: its agent session is closed (Slack: "conversation is complete").
+        if (message.thread_ts)
+          await deps.statuses.close(client, delivery.teamId, message.channel, message.thread_ts);
+      }
     });
   }
 

@@ -8,7 +8,7 @@ import { outcomeText, type RunView } from '../shared/run-view.js';
 import { splitCapped } from '../shared/split-message.js';
 import { moreSteps, WORDING } from '../shared/wording.js';
 import { NATIVE_MESSAGE_CHARS, safeMarkdown, UPDATE_TEXT_CHARS } from './native-markdown.js';
-import { createNativeStream } from './native-stream.js';
+import { createNativeStream, type StreamSession } from './native-stream.js';
 import type { SlackRenderer } from './render.js';
 import { feedbackBlock, stopBlock } from './run-blocks.js';
 import type { StreamTicket } from './stream-budget.js';
@@ -44,6 +44,8 @@ export interface NativeRendererOptions {
   onUserStop?: (() => void) | undefined;
   /** Told the stream's ts once it started, and `closed()` once it is closed (for `agent_session_stopped`). */
   onStream?: ((ts: string, closedByUser: () => void) => void) | undefined;
+  /** The run's agent session, whose status each stop of the stream carries. */
+  session?: StreamSession | undefined;
   now?: () => number;
 }
 
@@ -73,6 +75,7 @@ export function createNativeRenderer(options: NativeRendererOptions): SlackRende
     },
     onUserStop: options.onUserStop,
     onClosed: () => refresh(),
+    session: options.session,
     now: options.now,
   });
   // Slack cannot take blocks back out of a stream, so the Stop button goes to the asker alone, beside it;

@@ -64,7 +64,17 @@ export interface NativeStreamOptions {
   onUserStop?: (() => void) | undefined;
   /** A stream closed for a reason of its own (`closedBy`): what is queued is not sent. */
   onClosed?: ((by: ClosedBy) => void) | undefined;
+  /** The run's agent session: every `chat.stopStream` carries its status (`session_status`) where it has one. */
+  session?: StreamSession | undefined;
   now?: () => number;
+}
+
+/** What a stream's stop tells the run's agent session (see session-status.ts `RunSession`). */
+export interface StreamSession {
+  /** The status to stop with, once the session's earlier calls landed; undefined without agent sessions. */
+  forStop(): Promise<string | undefined>;
+  /** The stop set `status`. */
+  stopped(status: string): void;
 }
 
 type State = 'idle' | 'live' | 'expired' | 'closed' | 'unstarted' | 'stopped';
@@ -124,6 +134,8 @@ export function createNativeStream(options: NativeStreamOptions): NativeStream {
   async function callStop(batch: Batch, blocks?: types.KnownBlock[]): Promise<unknown> {
     const { chunks } = batch;
     ticket.stopped();
+    // Stopped without it, a session goes `active` (its default) even while the run goes on.
+    const sessionStatus = await options.session?.forStop();
     for (let attempt = 1; ; attempt++) {
       try {
         await client.chat.stopStream({
@@ -131,8 +143,10 @@ export function createNativeStream(options: NativeStreamOptions): NativeStream {
           ts: ts!,
           ...(chunks.length > 0 ? { chunks } : {}),
           ...(blocks ? { blocks } : {}),
+          ...(sessionStatus ? { session_status: sessionStatus } : {}),
         });
         textsLanded += batch.texts;
+        if (sessionStatus) options.session?.stopped(sessionStatus);
         return undefined;
       } catch (err) {
         if (failure(err) !== 'ratelimited' || attempt >= STOP_TRIES) return err;

@@ -5,7 +5,6 @@ import type { Logger } from '../../core/logger.js';
 import type { Arrival } from '../../core/ports/run-queue.js';
 import type { RunRegistry } from '../shared/run-registry.js';
 import { askAndRenderRun, stepsPlacement } from '../shared/run-renderer.js';
-import { WORDING } from '../shared/wording.js';
 import type { AgentSessions } from './agent-sessions.js';
 import type { AgentSurface } from './agent-surface.js';
 import { withSlackApprovals } from './approval-messages.js';
@@ -14,6 +13,8 @@ import { createFallbackRenderer } from './fallback-renderer.js';
 import type { SlackPlace } from './live-message.js';
 import { createNativeRenderer } from './native-renderer.js';
 import { type AnswerLayout, createSlackRenderer, type SlackRenderer } from './render.js';
+import { withSessionStatus } from './session-renderer.js';
+import type { RunSession, SessionStatuses } from './session-status.js';
 import type { StreamBudget } from './stream-budget.js';
 import { channelType, type StreamingSupport } from './streaming-support.js';
 import { followAnswer } from './thread-follow.js';
@@ -73,6 +74,8 @@ export interface RunDeps {
   budget: StreamBudget;
   /** Runs streaming in each thread, for Slack's own stop button. */
   sessions: AgentSessions;
+  /** The agent session of each streamed run's thread: status and title. */
+  statuses: SessionStatuses;
   /** The clock streams measure their age by (tests move it). */
   now?: (() => number) | undefined;
   /** Threads answered in are followed (follow-ups need no mention); unset: only mentions are answered. */
@@ -107,7 +110,6 @@ export async function runQuestion(
       context: question.context,
       runId: run.id,
     });
-  const sideCalls: Promise<void>[] = [];
   // Not awaited here: the assistant awaits the name in the channel's turn, so lookups cannot reorder questions.
   const author = question.asker.user().then((user) => user.name);
   const { channel } = question.place;
@@ -118,13 +120,20 @@ export async function runQuestion(
       ? deps.budget.take(question.teamId)
       : undefined;
   let session: ReturnType<AgentSessions['open']> | undefined;
+  let agentSession: RunSession | undefined;
   let renderer: SlackRenderer;
   if (question.questionTs && ticket) {
     const threadTs = question.place.threadTs ?? question.questionTs;
     const opened = deps.sessions.open(question.teamId, channel, threadTs, run.id);
     session = opened;
-    sideCalls.push(deps.agent.status(client, channel, threadTs, WORDING.working));
-    if (question.dm) sideCalls.push(deps.agent.title(client, channel, threadTs, question.text));
+    agentSession = deps.statuses.open(client, {
+      team: question.teamId,
+      channel,
+      threadTs,
+      question: question.text,
+      dm: question.dm === true,
+    });
+    const statusOfRun = agentSession;
     renderer = createFallbackRenderer(
       (fallBack) =>
         createNativeRenderer({
@@ -140,14 +149,13 @@ export async function runQuestion(
           logger,
           ticket,
           now: deps.now,
+          session: statusOfRun,
           // Slack's stop names nobody: the stream is the asker's, so it is said they stopped it.
           onUserStop: () =>
             void deps.runs.stop(run.id, { userId: question.userId, name: author, admin: () => true }),
           onStream: (ts, closed) => opened.streaming(ts, closed),
           onUnstarted(err, unsupported) {
             if (unsupported) deps.streaming.refused(question.teamId, type, err);
-            // The answer goes elsewhere now, so the status under the question's thread is cleared.
-            sideCalls.push(deps.agent.status(client, channel, threadTs, ''));
             fallBack();
           },
         }),
@@ -166,6 +174,7 @@ export async function runQuestion(
       (ticket && question.questionTs ? question.questionTs : await shown.answerTs()),
     logger,
   });
+  if (agentSession) renderer = withSessionStatus(renderer, agentSession);
   // Where the placeholder is, so that another replica can say so there if this one dies before answering.
   void renderer.answerTs().then((ts) => {
     if (ts) question.arrival?.placed({ channel: question.place.channel, ts });
@@ -186,7 +195,6 @@ export async function runQuestion(
     renderer,
     logger,
   }).finally(() => session?.close());
-  await Promise.all(sideCalls);
   const ts = await renderer.answerTs();
   if (ts && view.phase === 'final') {
     question.onAnswered?.(ts);

@@ -2,6 +2,7 @@ import type { types } from '@slack/bolt';
 import { cut } from '../shared/format-step.js';
 import type { StepView } from '../shared/run-view.js';
 import { safeMarkdown, TASK_FIELD_CHARS } from './native-markdown.js';
+import { sourcesOf } from './task-sources.js';
 
 /** A task card's state in a native stream. */
 export type TaskChunk = types.TaskUpdateChunk;
@@ -17,10 +18,17 @@ function optional(name: 'details' | 'output', text: string): Partial<TaskChunk> 
   return value ? { [name]: value } : {};
 }
 
+/** The web addresses a successful tool result names, as the card's sources; none for a failure. */
+function sources(text: string, ok: boolean): Partial<TaskChunk> {
+  const found = ok ? sourcesOf(text).map((source) => ({ ...source, text: field(source.text) })) : [];
+  return found.length > 0 ? { sources: found } : {};
+}
+
 /**
  * The reasoning steps of a run as task cards: a Thought is a finished card; an Action is a card in
- * progress that its Observation completes (or marks failed), with the tool's result as its output; a
- * note about the run itself (e.g. who stopped it) is a finished card titled with it.
+ * progress that its Observation completes (or marks failed), with the tool's result as its output and the
+ * addresses it names (web search results, articles) as its sources; a note about the run itself (e.g. who
+ * stopped it) is a finished card titled with it.
  */
 export function createTaskCards() {
   const cards = new Map<string, TaskChunk>();
@@ -64,7 +72,7 @@ export function createTaskCards() {
           const key = `${step.step}:${step.tool}`;
           const [id, ...rest] = waiting.get(key) ?? [];
           waiting.set(key, rest);
-          const output = optional('output', step.text);
+          const output = { ...optional('output', step.text), ...sources(step.text, step.ok) };
           const status = step.ok ? 'complete' : 'error';
           const action = id ? cards.get(id) : undefined;
           if (action) return put({ ...action, status, ...output });
@@ -135,6 +143,7 @@ export function taskBlocks(cards: readonly TaskChunk[], display: 'timeline' | 'p
       status: card.status,
       ...(card.details ? { details: richText(card.details) } : {}),
       ...(card.output ? { output: richText(card.output) } : {}),
+      ...(card.sources?.length ? { sources: card.sources } : {}),
     }),
   );
   if (display === 'timeline' && blocks.length <= CARD_BLOCKS_MAX) return blocks;

@@ -122,12 +122,14 @@ describe('slack native streaming (SLACK_STREAMING=native, the default)', () => {
     expect(order.indexOf('markdown_text')).toBeGreaterThan(order.lastIndexOf(action!.id));
     expectWithinLimits(h);
 
-    // The status shows under the question while the model thinks.
-    expect(h.slack.assistant.statuses[0]).toMatchObject({
-      channel_id: CHANNEL,
-      thread_ts: question.ts,
-      status: WORDING.working,
+    // The question's thread is an agent session: processing while the model thinks, titled after the question,
+    // and active again once the stream stopped (its stop carries the status).
+    expect(h.slack.agentSessions.get(CHANNEL, question.ts)).toMatchObject({
+      title: 'what is 123 * 456 + 789?',
+      status: 'active',
     });
+    expect(h.slack.callsTo('chat.stopStream').at(-1)!.args.session_status).toBe('active');
+    expect(h.slack.callsTo('assistant.threads.setStatus')).toEqual([]);
     // 👍 / 👎 at the bottom of the finished answer; the Stop button went to the asker alone.
     const feedback = answer!.stream!.finalBlocks!.find((b: Json) => b.type === 'context_actions');
     const buttons = feedback.elements[0];
@@ -180,7 +182,8 @@ describe('slack native streaming (SLACK_STREAMING=native, the default)', () => {
     await start();
     h.slack.streaming.reject = 'unknown_method';
     h.model.script(...CALCULATOR_RUN, { content: 'Second answer.' });
-    await ask(h, mention('what is 123 * 456 + 789?'));
+    const question = mention('what is 123 * 456 + 789?');
+    await ask(h, question);
 
     // The run that met the error is still answered, in the edit layout.
     const [answer] = topLevel(h);
@@ -193,8 +196,8 @@ describe('slack native streaming (SLACK_STREAMING=native, the default)', () => {
     const fellBack = h.logs.filter((l) => /refuses native streaming/.test(l.msg));
     expect(fellBack).toHaveLength(1);
     expect(fellBack[0]).toMatchObject({ team: 'T0001', error: 'unknown_method' });
-    // The status under the question is cleared, since the answer went elsewhere.
-    expect(h.slack.assistant.statuses.at(-1)).toMatchObject({ status: '' });
+    // The agent session of the question's thread is ready again once the answer is done elsewhere.
+    expect(h.slack.agentSessions.get(CHANNEL, question.ts)!.statuses).toEqual(['processing', 'active']);
   });
 
   it('falls back the same way on missing_scope and not_allowed_token_type', async () => {
@@ -536,8 +539,9 @@ describe('slack agent messaging (DM / agent view)', () => {
     expect(h.slack.callsTo('assistant.threads.setSuggestedPrompts')).toEqual([]);
   });
 
-  it('titles a DM thread after its first question and shows the status while working', async () => {
+  it('without agent sessions, titles a DM thread after its first question and shows the status while working', async () => {
     h = await startSlackHarness('http');
+    h.slack.agentSessions.behaviour.refuse = 'unknown_method';
     h.model.script({ content: 'Hello Alice.' }, { content: 'Still here.' });
     const dm = directMessage('what   can you\ndo for me?');
     await ask(h, dm);

@@ -86,6 +86,8 @@ describe('slack-app-manifest.yml', () => {
     // Follow-ups in threads arrive only as channel messages; a thanks gets a reaction (FOLLOW_THREADS).
     for (const event of ['message.channels', 'message.groups', 'message.mpim'])
       expect(events).toMatch(new RegExp(`^\\s+- ${event.replace('.', '\\.')}(\\s|$)`, 'm'));
+    // A title a person gave a session is kept: the rename reaches the bot only as this event.
+    expect(events).toMatch(/^\s+- agent_session_title_changed(\s|$)/m);
     const history = ['channels:history', 'groups:history', 'im:history', 'mpim:history', 'files:read'];
     for (const scope of [
       'app_mentions:read',
