@@ -236,8 +236,9 @@ export function createNativeStream(options: NativeStreamOptions): NativeStream {
       queue = [];
     }
     if (inFlight || timer) return;
-    // Once stopping, what fits in one call goes with the stop itself (one call fewer).
-    const fitsInStop = closing && state === 'live' && takeBatch(queue).taken === queue.length;
+    // Once stopping, what fits in one call goes with the stop itself (one call fewer), unless the stream is
+    // past its age: then the rest goes on in a new message, never in a stop Slack may refuse as expired.
+    const fitsInStop = closing && state === 'live' && !tooOld() && takeBatch(queue).taken === queue.length;
     if (queue.length === 0 || fitsInStop) {
       wakeIdle();
       return;
