@@ -30,7 +30,7 @@ describe('terminal chat: /schedule and reminders', () => {
       logger: createLogger({ level: 'silent', secrets: [] }),
     });
     await chat.start();
-    test.core.schedules!.start({ console: chat.schedules! });
+    test.core.schedules!.start({ console: chat.systemRuns! });
   });
   afterEach(async () => {
     await chat.stop();
