@@ -1,5 +1,5 @@
 import type { Agent } from '../agent/types.js';
-import type { Approvals } from '../approvals/create-approvals.js';
+import type { Approvals } from '../approvals/approvals.js';
 import type { Governor } from '../governance/governor.js';
 import type { InputSettings } from '../input/types.js';
 import type { Logger } from '../logger.js';
