@@ -1,4 +1,5 @@
-import { type AgentSettings, createAgent } from './agent/create-agent.js';
+import type { AgentSettings } from './agent/agent-deps.js';
+import { createAgent } from './agent/create-agent.js';
 import type { AgentEventHandler } from './agent/events.js';
 import type { Agent } from './agent/types.js';
 import type { ApprovalSettings } from './approvals/approval-policy.js';
