@@ -206,11 +206,11 @@ async function main(): Promise<void> {
   }
   // Scheduled questions fire, and runs left waiting for approval by a stopped process go on, once the
   // platforms that deliver them are up.
-  const deliverers = Object.fromEntries(
-    adapters.flatMap((a) => (a.schedules ? [[a.name, a.schedules] as const] : [])),
+  const deliveries = Object.fromEntries(
+    adapters.flatMap((a) => (a.systemRuns ? [[a.name, a.systemRuns] as const] : [])),
   );
-  core.schedules?.start(deliverers);
-  core.approvals?.start(resumerThrough(deliverers));
+  core.schedules?.start(deliveries);
+  core.approvals?.start(resumerThrough(deliveries));
   if (chat) {
     await chat.finished;
     if (!stopping && !process.stdin.isTTY && chat.lines === 0) {

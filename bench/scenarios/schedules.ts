@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Schedule, ScheduleStore } from '../../src/core/ports/schedule-store.js';
 import type { Store } from '../../src/core/ports/store.js';
+import type { SystemRunDelivery } from '../../src/core/ports/system-run-delivery.js';
 import {
   createScheduler,
   SCHEDULE_POLL_MS,
@@ -77,13 +78,13 @@ function counted(store: Store): { store: ScheduleStore; claims: number[] } {
 /** A replica's scheduler on the real clock and poll, delivering to `onRun`. */
 function replica(store: ScheduleStore, owner: string, onRun: (s: Schedule) => void): Scheduler {
   const scheduler = createScheduler({ store, owner, catchUpMs: 3_600_000, allowed: async () => true });
-  const deliverer = {
-    async deliverScheduled(run: { schedule: Schedule }) {
-      onRun(run.schedule);
+  const delivery: SystemRunDelivery = {
+    async deliver(run) {
+      if (run.why.kind === 'schedule') onRun(run.why.schedule);
     },
-    async tellScheduleCreator() {},
+    async tell() {},
   };
-  scheduler.start({ discord: deliverer, slack: deliverer });
+  scheduler.start({ discord: delivery, slack: delivery });
   return scheduler;
 }
 

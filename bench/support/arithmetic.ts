@@ -33,6 +33,8 @@ export function isCorrect(answer: string | undefined, q: Arithmetic): boolean {
 type Message = RecordedRequest['body']['messages'][number];
 
 const text = (m: Message): string => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+/** A tool result without the `<untrusted …>` block it reaches the model in (see src/core/util/untrusted.ts). */
+const unquoted = (result: string): string => result.replace(/<\/?untrusted\b[^>]*>/g, '').trim();
 
 /**
  * The scripted model's policy, computed from the request so any client can drive it: with `tools` in the
@@ -59,7 +61,7 @@ export function arithmeticResponder(request: RecordedRequest): ScriptStep {
   const results = messages
     .slice(asked + 1)
     .filter((m) => m.role === 'tool' || (m.role === 'user' && text(m).startsWith('Observation:')))
-    .map((m) => Number(/=\s*(-?[\d.e+]+)\s*$/.exec(text(m).trim())?.[1]));
+    .map((m) => Number(/=\s*(-?[\d.e+]+)\s*$/.exec(unquoted(text(m)))?.[1]));
   const native = (request.body.tools?.length ?? 0) > 0;
 
   if (results.length < 2) {

@@ -1,6 +1,6 @@
 // One replica of the schedules scenario in a process of its own: the real store and scheduler on the real
 // clock and poll, reporting each run it starts to the parent (batched), until the parent says stop.
-import type { Schedule } from '../../src/core/ports/schedule-store.js';
+import type { SystemRunDelivery } from '../../src/core/ports/system-run-delivery.js';
 import { createScheduler } from '../../src/core/schedules/create-scheduler.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
@@ -14,14 +14,14 @@ const flush = () => {
   pending = [];
 };
 const flusher = setInterval(flush, 50);
-const deliverer = {
-  async deliverScheduled(run: { schedule: Schedule }) {
-    pending.push({ id: run.schedule.id, at: Date.now() });
+const delivery: SystemRunDelivery = {
+  async deliver(run) {
+    if (run.why.kind === 'schedule') pending.push({ id: run.why.schedule.id, at: Date.now() });
   },
-  async tellScheduleCreator() {},
+  async tell() {},
 };
 const scheduler = createScheduler({ store, owner, catchUpMs: 3_600_000, allowed: async () => true });
-scheduler.start({ discord: deliverer, slack: deliverer });
+scheduler.start({ discord: delivery, slack: delivery });
 process.send?.({ type: 'ready' });
 process.on('message', async (m: { type: string }) => {
   if (m.type !== 'stop') return;

@@ -5,7 +5,7 @@ import type {
   ApprovalVerdict,
   Approver,
   WaitingCall,
-} from './approvals/create-approvals.js';
+} from './approvals/approvals.js';
 import type { ResumedRun } from './approvals/wait-state.js';
 import type { Asker } from './governance/asker.js';
 import type { UsageReport } from './governance/governor.js';

@@ -1,9 +1,11 @@
-import { type AgentSettings, createAgent } from './agent/create-agent.js';
+import type { AgentSettings } from './agent/agent-deps.js';
+import { createAgent } from './agent/create-agent.js';
 import type { AgentEventHandler } from './agent/events.js';
 import type { Agent } from './agent/types.js';
 import type { ApprovalSettings } from './approvals/approval-policy.js';
+import type { Approvals } from './approvals/approvals.js';
 import { createApprovalsCommand } from './approvals/approvals-command.js';
-import { type Approvals, createApprovals } from './approvals/create-approvals.js';
+import { createApprovals } from './approvals/create-approvals.js';
 import type { Assistant } from './assistant.js';
 import { createThreadFollows, type FollowSettings, type ThreadFollows } from './follow/thread-follows.js';
 import { createGovernor, type GovernanceSettings } from './governance/governor.js';

@@ -3,8 +3,8 @@ import type { Assistant } from '../core/assistant.js';
 import type { ThreadFollows } from '../core/follow/thread-follows.js';
 import type { Logger, SecretPattern } from '../core/logger.js';
 import type { RunQueue } from '../core/ports/run-queue.js';
+import type { SystemRunDelivery } from '../core/ports/system-run-delivery.js';
 import type { WebChatStore } from '../core/ports/web-chat-store.js';
-import type { ScheduleDeliverer } from '../core/schedules/create-scheduler.js';
 import type { ChannelKnowledge } from '../knowledge/channel-knowledge.js';
 import type { HttpRoutes } from '../server/http-server.js';
 import type { ShardLeases } from './shard-leases.js';
@@ -24,8 +24,8 @@ export interface PlatformAdapter {
   stop(): Promise<void>;
   /** For GET /readyz. */
   readiness(): Readiness;
-  /** Starts scheduled runs in a conversation without an incoming message; absent where it cannot. */
-  readonly schedules?: ScheduleDeliverer | undefined;
+  /** Starts runs nobody just asked for (schedules, runs going on after a restart); absent where it cannot. */
+  readonly systemRuns?: SystemRunDelivery | undefined;
 }
 
 /** What a platform is built from. */

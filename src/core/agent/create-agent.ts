@@ -1,73 +1,29 @@
-import type { AgentCheckpoint, ApprovalGate, GateVerdict } from '../approvals/approval-gate.js';
-import { type ErrorCode, ModelError, ThinkthreadError } from '../errors.js';
-import type { ChatMessage, ChatModel, TokenUsage } from '../llm/types.js';
+import type { AgentCheckpoint, GateVerdict } from '../approvals/approval-gate.js';
+import { ModelError, ThinkthreadError } from '../errors.js';
+import type { ChatMessage, TokenUsage } from '../llm/types.js';
 import type { Logger } from '../logger.js';
 import { fixedTools, type ToolSource } from '../ports/tool-source.js';
-import type { PromptSet } from '../prompts.js';
-import { toolNamesInForce } from '../settings/select-tools.js';
 import type { Tool } from '../tools/define-tool.js';
-import { RECALL_PROMPT, RECALL_TOOL } from '../tools/recall.js';
-import { KNOWLEDGE_PROMPT, KNOWLEDGE_TOOL } from '../tools/search-knowledge.js';
 import { createDeadline, type Deadline } from '../util/deadline.js';
-import { readWallClock, wallClockFormat } from '../util/wall-clock.js';
+import type { AgentDeps } from './agent-deps.js';
 import { capAnswer, limitAnswerDeltas } from './answer-limit.js';
 import { buildMessages, type PromptNotes } from './build-messages.js';
-import type { AgentEvent, AgentEventHandler, AnswerCut, RunResult } from './events.js';
+import type { AgentEvent, AgentEventHandler, RunResult } from './events.js';
 import { LENGTH_CUT_FAILURE } from './notes.js';
-import type { Decision, Protocol } from './protocol.js';
-import { createReactProtocol } from './react-protocol.js';
-import { runToolCalls, type ToolRunOptions } from './run-tools.js';
-import { firstStop, maxSteps, type StopCondition } from './stop-conditions.js';
-import { createToolsProtocol } from './tools-protocol.js';
-import type { Agent, RunInput, RunProfile } from './types.js';
+import { timeNow } from './prompt-clock.js';
+import type { Decision } from './protocol.js';
+import { answered, failed } from './run-endings.js';
+import { runToolCalls } from './run-tools.js';
+import { gated } from './step-gate.js';
+import { firstStop, maxSteps } from './stop-conditions.js';
+import { createToolboxes } from './toolboxes.js';
+import type { Agent, RunInput } from './types.js';
 
 /** The longest question accepted; longer ones get a clear message instead of a huge prompt. */
 export const MAX_MESSAGE_CHARS = 16_000;
 
 /** Introduces the images tool calls returned, sent to vision models after the observations. */
 const TOOL_IMAGES = 'The images returned by the tool calls above:';
-
-/** Settings of the loop, named as in the configuration. */
-export interface AgentSettings {
-  /** `tools`: the model's native tool calls; `react`: Thought/Action/Observation text. */
-  AGENT_PROTOCOL: 'tools' | 'react';
-  /** Model calls one run may make; the last one must answer. */
-  AGENT_MAX_STEPS: number;
-  /** Longest one tool call may take; past it the model is told it timed out. */
-  TOOL_TIMEOUT_MS: number;
-  /** Tool calls of one step run at once. */
-  TOOL_CONCURRENCY: number;
-  /** Longest a whole run may take. */
-  RUN_TIMEOUT_MS: number;
-  /** Longest answer delivered or remembered, in characters; a longer one is cut with a note. */
-  ANSWER_MAX_CHARS: number;
-  /** The model's reasoning (`reasoning_content`, `<think>` blocks) is shown as Thought steps; default true. */
-  SHOW_REASONING?: boolean | undefined;
-  /** The zone the time now is given to the model in ("tomorrow at 9"); the system's own when unset. */
-  DEFAULT_TIMEZONE?: string | undefined;
-}
-
-/** What the agent loop needs. */
-export interface AgentDeps {
-  model: ChatModel;
-  /** A fixed list, or a source read at the start of each run (tools that come and go). */
-  tools: readonly Tool[] | ToolSource;
-  prompts: PromptSet;
-  settings: AgentSettings;
-  logger?: Logger;
-  /** Scrubs secrets from tool output and error text. */
-  redact?: (text: string) => string;
-  now?: () => Date;
-  /** What bounds the loop; default `[maxSteps(AGENT_MAX_STEPS)]`. */
-  stopConditions?: readonly StopCondition[];
-  /** The model sees images (LLM_VISION): those tools return are shown to it after their observations. */
-  vision?: boolean | undefined;
-  /**
-   * The notes kept for a conversation and its asker, as one prompt text within its budget (see
-   * memory/notes-prompt.ts); placed after the base prompt and the channel's instructions. None when unset.
-   */
-  notes?: ((key: string, principal: string | undefined) => Promise<PromptNotes | undefined>) | undefined;
-}
 
 /**
  * Creates the ReAct agent for the configured protocol.
@@ -89,50 +45,8 @@ export function createAgent(deps: AgentDeps): Agent {
   const source = isToolSource(deps.tools) ? deps.tools : fixedTools(deps.tools);
   const now = deps.now ?? (() => new Date());
   const stopConditions = deps.stopConditions ?? [maxSteps(settings.AGENT_MAX_STEPS)];
-  const makeProtocol = (protocol: 'tools' | 'react', model: ChatModel, tools: readonly Tool[]): Protocol =>
-    protocol === 'react'
-      ? createReactProtocol(model, tools, deps.prompts)
-      : createToolsProtocol(model, tools, deps.prompts);
-  const toolbox = (profile: RunProfile | undefined, date: string): Toolbox => {
-    const names = toolNamesInForce(source.groups(), profile?.tools);
-    const tools = names ? source.current().filter((t) => names.has(t.name)) : source.current();
-    const protocol = makeProtocol(
-      profile?.protocol ?? settings.AGENT_PROTOCOL,
-      profile?.model ? withModel(deps.model, profile.model) : deps.model,
-      tools,
-    );
-    // Said only when their tool is in force, so the base prompt is unchanged without it.
-    const extras = [
-      tools.some((t) => t.name === RECALL_TOOL) ? deps.prompts[RECALL_PROMPT] : undefined,
-      tools.some((t) => t.name === KNOWLEDGE_TOOL) ? deps.prompts[KNOWLEDGE_PROMPT] : undefined,
-    ].filter((p): p is string => p !== undefined);
-    const base = protocol.systemPrompt(date);
-    return {
-      protocol,
-      toolsByName: new Map(tools.map((t) => [t.name, t])),
-      system: extras.length > 0 ? [base.trimEnd(), ...extras.map((p) => p.trim())].join('\n\n') : base,
-    };
-  };
-  // Rendered once per day, per change of the tools and per channel setup, not per run, so the prompt's prefix
-  // stays cacheable; rendering now also fails at startup on a bad template.
-  const toolboxes = new Map<string, Toolbox>();
-  let stamp = '';
-  const forThisRun = (profile?: RunProfile): Toolbox => {
-    const date = formatDate(now());
-    const current = `${source.version()}|${date}`;
-    if (current !== stamp) {
-      toolboxes.clear();
-      stamp = current;
-    }
-    const key = [profile?.protocol ?? '', profile?.model ?? '', profile?.tools?.join(' ') ?? '*'].join('\0');
-    let box = toolboxes.get(key);
-    if (!box) {
-      if (toolboxes.size >= MAX_TOOLBOXES) toolboxes.clear();
-      box = toolbox(profile, date);
-      toolboxes.set(key, box);
-    }
-    return box;
-  };
+  const forThisRun = createToolboxes({ ...deps, source, now });
+  // Rendered now, a bad template fails at startup.
   forThisRun();
   const timeLine = timeNow(settings.DEFAULT_TIMEZONE);
 
@@ -360,78 +274,6 @@ interface ResumeFrom {
   decided: ReadonlyMap<string, GateVerdict>;
 }
 
-/** What the gate of one step is given. */
-interface StepGate {
-  step: number;
-  signal: AbortSignal;
-  emit: AgentEventHandler;
-  clock: Pick<Deadline, 'pause' | 'resume'>;
-  checkpoint: () => AgentCheckpoint;
-  /** Calls decided before a restart (a resumed run): they are not asked again. */
-  decided?: ReadonlyMap<string, GateVerdict> | undefined;
-}
-
-/**
- * The run's approval gate as tool execution asks it: the run's timer stops while a person decides; a call
- * decided before the run was resumed goes by that decision.
- */
-function gated(gate: ApprovalGate | undefined, options: StepGate): ToolRunOptions['approve'] {
-  const { step, signal, emit, clock, checkpoint, decided } = options;
-  if (!gate && !decided?.size) return undefined;
-  const pause = () => {
-    clock.pause();
-    let resumed = false;
-    return () => {
-      if (resumed) return;
-      resumed = true;
-      clock.resume();
-    };
-  };
-  return async (tool, call, input) => {
-    const verdict =
-      decided?.get(call.id) ??
-      (gate ? await gate({ step, callId: call.id, tool, input }, { signal, emit, pause, checkpoint }) : RUNS);
-    return verdict.run ? undefined : { text: verdict.observation, ok: false };
-  };
-}
-
-const RUNS: GateVerdict = { run: true };
-
-/** Channel setups whose rendered prompts are kept at once; past it they are rendered afresh. */
-const MAX_TOOLBOXES = 64;
-
-/** The tools of one version and one channel setup, and what is derived from them. */
-interface Toolbox {
-  protocol: Protocol;
-  toolsByName: ReadonlyMap<string, Tool>;
-  system: string;
-}
-
-/** The model under another name for every request (a channel's `model` setting). */
-function withModel(model: ChatModel, name: string): ChatModel {
-  return { complete: (request) => model.complete({ ...request, model: name }) };
-}
-
-function isToolSource(tools: readonly Tool[] | ToolSource): tools is ToolSource {
-  return !Array.isArray(tools);
-}
-
-function answered(
-  { text, truncated }: { text: string; truncated: AnswerCut | undefined },
-  usage: TokenUsage,
-  steps: number,
-  emit: AgentEventHandler,
-): RunResult {
-  const cut = truncated ? { truncated } : {};
-  emit({ type: 'answer', text, usage: { ...usage }, steps, ...cut });
-  return { status: 'answered', text, usage, steps, ...cut };
-}
-
-function failed(code: ErrorCode, message: string, emit: AgentEventHandler): RunResult {
-  emit({ type: 'error', code, message });
-  return { status: 'failed', code, message };
-}
-
 function addUsage(total: TokenUsage, spent: TokenUsage): void {
   total.promptTokens += spent.promptTokens;
   total.completionTokens += spent.completionTokens;
@@ -468,37 +310,6 @@ function describe(err: unknown, redact: ((t: string) => string) | undefined): st
   return redact ? redact(text) : text;
 }
 
-// Built once: `toLocaleDateString` with options builds a new Intl formatter per call (~130 µs, the loop's
-// largest own cost per run in bench/loop-cost.ts).
-const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'long',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-
-const DAY_MS = 86_400_000;
-let formattedDay = Number.NaN;
-let formatted = '';
-
-/** `Sunday, 29 November 2026 (UTC)`: enough for the model to know what "today" is. Formatted once a day (~10 µs a call). */
-function formatDate(date: Date): string {
-  const day = Math.floor(date.getTime() / DAY_MS);
-  if (day !== formattedDay) {
-    formatted = `${DATE_FORMAT.format(date)} (UTC)`;
-    formattedDay = day;
-  }
-  return formatted;
-}
-
-/** `Current time: Thursday, 3 December 2026, 09:05 (Europe/Berlin, GMT+01:00).` for a date, in `zone`. */
-function timeNow(zone: string | undefined): (date: Date) => string {
-  // The zone was checked at start-up (DEFAULT_TIMEZONE); the system's own is the fallback.
-  const format = wallClockFormat(zone) ?? (wallClockFormat(undefined) as Intl.DateTimeFormat);
-  const name = format.resolvedOptions().timeZone;
-  return (date) => {
-    const clock = readWallClock(format, date);
-    return `Current time: ${clock.text} (${name}, ${clock.offset}).`;
-  };
+function isToolSource(tools: readonly Tool[] | ToolSource): tools is ToolSource {
+  return !Array.isArray(tools);
 }

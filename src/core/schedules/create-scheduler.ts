@@ -1,48 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import type { ResumedRun } from '../approvals/wait-state.js';
 import type { Asker } from '../governance/asker.js';
 import type { Logger } from '../logger.js';
 import type { Schedule, ScheduleSettlement, ScheduleStore } from '../ports/schedule-store.js';
-import { type CreatorRights, currentAsker } from './creator-rights.js';
+import type { SystemRun, SystemRunDeliveries } from '../ports/system-run-delivery.js';
+import { currentAsker } from './creator-rights.js';
 import { platformOfKey } from './platform-of-key.js';
+import { scheduleRun } from './schedule-run.js';
 import { formatInZone, nextAfter } from './schedule-time.js';
-
-/** One run of a schedule, taken by this replica: what a platform asks, in which conversation, as whom. */
-export interface ScheduledRun {
-  schedule: Schedule;
-  /** The asker the run is asked as: the schedule's creator, with their rights looked up as it fires. */
-  asker: Asker;
-  /** When it was due (ms). */
-  dueAt: number;
-  /** A one-off reminder: the answer mentions its creator. */
-  reminder: boolean;
-  /**
-   * Not a schedule's run: a run taken over after its process stopped while its tool calls waited for a
-   * person, going on in the conversation it was asked in (see approvals/resume-through.ts).
-   */
-  resume?: ResumedRun | undefined;
-}
-
-/** How a platform starts a scheduled run in a conversation, and tells a schedule's creator something. */
-export interface ScheduleDeliverer {
-  /** Asks the run's question in its conversation, as its creator; resolves when the run has ended. */
-  deliverScheduled(run: ScheduledRun): Promise<void>;
-  /** Tells the creator, as privately as the platform allows, what became of their schedule. */
-  tellScheduleCreator(schedule: Schedule, text: string): Promise<void>;
-  /** Whether it can deliver now (connected); runs are left for another replica while it cannot. */
-  ready?(): boolean;
-  /**
-   * Today's admin rights and roles of a schedule's creator, looked up on the platform at each run (a
-   * demoted creator's schedule no longer runs as an admin). Without it, or when it rejects, the run gets
-   * no admin rights or roles from the platform.
-   */
-  lookUpCreator?(schedule: Schedule): Promise<CreatorRights>;
-}
 
 /** Fires due schedules: claimed once across replicas, checked against the access lists, then delivered. */
 export interface Scheduler {
-  /** Starts firing through these platforms' deliverers (by platform name); polls unless `pollMs` is 0. */
-  start(deliverers: Readonly<Record<string, ScheduleDeliverer>>): void;
+  /** Starts firing through these platforms' deliveries; polls unless `pollMs` is 0. */
+  start(deliveries: SystemRunDeliveries): void;
   /** Whether runs of `platform` can be delivered by this replica. */
   delivers(platform: string): boolean;
   /** Claims and fires everything due now; resolves with how many runs were started. */
@@ -87,7 +56,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   const leaseMs = deps.leaseMs ?? SCHEDULE_LEASE_MS;
   const batch = deps.batch ?? 500;
   const pollMs = deps.pollMs ?? SCHEDULE_POLL_MS;
-  let deliverers: Readonly<Record<string, ScheduleDeliverer>> = {};
+  let deliveries: SystemRunDeliveries = {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   let ticking: Promise<number> | undefined;
@@ -98,11 +67,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     inFlight.add(tracked);
   };
   const tell = (schedule: Schedule, text: string) => {
-    const deliverer = deliverers[platformOfKey(schedule.key)];
-    if (!deliverer) return;
+    const delivery = deliveries[platformOfKey(schedule.key)];
+    if (!delivery) return;
     track(
-      deliverer
-        .tellScheduleCreator(schedule, text)
+      delivery
+        .tell(scheduleRun(schedule), text)
         .catch((err: unknown) =>
           logger?.warn({ id: schedule.id, err }, 'could not tell a schedule’s creator'),
         ),
@@ -113,7 +82,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   type Decision = {
     schedule: Schedule;
     settlement: ScheduleSettlement;
-    action: { deliver: ScheduledRun } | { tell: string; log: string };
+    action: { deliver: SystemRun } | { tell: string; log: string };
   };
 
   async function decide(schedule: Schedule): Promise<Decision> {
@@ -133,8 +102,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         },
       };
     }
-    const deliverer = deliverers[platformOfKey(schedule.key)];
-    const lookUp = deliverer?.lookUpCreator ? (s: Schedule) => deliverer.lookUpCreator!(s) : undefined;
+    const delivery = deliveries[platformOfKey(schedule.key)];
+    const lookUp = delivery?.lookUp?.bind(delivery);
     // The creator's rights as they are now: the access lists and admin checks see today's, not those kept.
     const { asker, unknown, gone } = await currentAsker(schedule, lookUp, logger);
     if (gone || !(await deps.allowed(asker, schedule.key))) {
@@ -155,7 +124,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
     return {
       schedule,
       settlement: moved,
-      action: { deliver: { schedule, asker, dueAt, reminder: schedule.cron === null } },
+      action: { deliver: scheduleRun(schedule, asker) },
     };
   }
 
@@ -186,12 +155,12 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
         tell(schedule, action.tell);
         continue;
       }
-      const deliverer = deliverers[platformOfKey(schedule.key)];
-      if (!deliverer) continue;
+      const delivery = deliveries[platformOfKey(schedule.key)];
+      if (!delivery) continue;
       started++;
       track(
-        deliverer
-          .deliverScheduled(action.deliver)
+        delivery
+          .deliver(action.deliver)
           .catch((err: unknown) =>
             logger?.error({ id: schedule.id, err }, 'a scheduled run could not be delivered'),
           ),
@@ -201,8 +170,8 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   }
 
   async function pass(): Promise<number> {
-    const platforms = Object.entries(deliverers)
-      .filter(([, deliverer]) => deliverer.ready?.() ?? true)
+    const platforms = Object.entries(deliveries)
+      .filter(([, delivery]) => delivery.ready?.() ?? true)
       .map(([platform]) => platform);
     let started = 0;
     for (;;) {
@@ -241,11 +210,11 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
 
   return {
     start(given) {
-      deliverers = given;
+      deliveries = given;
       stopped = false;
       if (timer === undefined) arm();
     },
-    delivers: (platform) => platform in deliverers,
+    delivers: (platform) => platform in deliveries,
     tick,
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);

@@ -1,16 +1,8 @@
 import type { Asker } from '../governance/asker.js';
 import type { Logger } from '../logger.js';
 import type { Schedule } from '../ports/schedule-store.js';
-
-/** What the platform says today of a schedule's creator: their admin rights and roles there. */
-export interface CreatorRights {
-  /** Administers the place by the platform's own account (Discord Manage Server, Slack admin or owner). */
-  platformAdmin: boolean;
-  /** Discord role IDs they hold now; absent where the platform has none. */
-  roles?: readonly string[] | undefined;
-  /** False when they are no longer there (left the server, deactivated): their schedules stop like a blocked person's. */
-  member?: boolean | undefined;
-}
+import type { PlatformRights, SystemRunFor } from '../ports/system-run-delivery.js';
+import { scheduleRun } from './schedule-run.js';
 
 /** The creator as a run sees them now, and whether the platform could say. */
 export interface CurrentCreator {
@@ -22,10 +14,10 @@ export interface CurrentCreator {
 }
 
 /** Looks a schedule's creator up again on the platform its runs go to; rejects when the lookup fails. */
-export type LookUpCreator = (schedule: Schedule) => Promise<CreatorRights>;
+export type LookUpCreator = (whom: SystemRunFor) => Promise<PlatformRights>;
 
 /** What a creator is granted when their rights cannot be looked up: nothing beyond a plain member's. */
-export const LEAST_RIGHTS: CreatorRights = { platformAdmin: false };
+export const LEAST_RIGHTS: PlatformRights = { platformAdmin: false };
 
 /**
  * The asker a schedule's run is asked as: its creator with today's platform rights. Where the platform
@@ -42,7 +34,7 @@ export async function currentAsker(
   let unknown = false;
   if (lookUp) {
     try {
-      rights = await lookUp(schedule);
+      rights = await lookUp(scheduleRun(schedule));
     } catch (err) {
       unknown = true;
       logger?.warn(

@@ -1,4 +1,4 @@
-import type { Approver } from '../../core/approvals/create-approvals.js';
+import type { Approver } from '../../core/approvals/approvals.js';
 import type { Assistant } from '../../core/assistant.js';
 import { argumentsText } from '../shared/format-approvals.js';
 import type { RunRenderer } from '../shared/run-renderer.js';

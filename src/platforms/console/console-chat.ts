@@ -15,7 +15,7 @@ import { stepsShown } from '../shared/steps-shown.js';
 import type { PlatformAdapter } from '../types.js';
 import { askKeptApprovals, withApprovalPrompts } from './console-approvals.js';
 import { createConsoleRenderer } from './console-renderer.js';
-import { consoleScheduleDelivery } from './console-schedules.js';
+import { consoleSystemRunDelivery } from './console-system-runs.js';
 import { createLineFeed } from './line-feed.js';
 import { terminalSafe } from './terminal-text.js';
 
@@ -247,7 +247,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       rl?.close();
     },
     readiness: () => ({ ready: true }),
-    schedules: consoleScheduleDelivery({
+    systemRuns: consoleSystemRunDelivery({
       assistant,
       terminal,
       logger: options.logger,

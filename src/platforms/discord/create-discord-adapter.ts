@@ -10,6 +10,7 @@ import {
 import { ConfigError } from '../../core/errors.js';
 import { documentLimits } from '../shared/read-document.js';
 import { createRunRegistry } from '../shared/run-registry.js';
+import { trackedDelivery } from '../shared/tracked-delivery.js';
 import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
@@ -21,7 +22,7 @@ import { handleCommand } from './handle-command.js';
 import { handleMessage } from './handle-message.js';
 import { NO_PINGS } from './limits.js';
 import { createMessageHistory } from './message-history.js';
-import { discordScheduleDelivery } from './schedule-delivery.js';
+import { discordSystemRunDelivery } from './system-run-delivery.js';
 
 /** The Discord adapter; `idle()` lets tests wait for the messages being handled. */
 export interface DiscordAdapter extends PlatformAdapter {
@@ -66,17 +67,12 @@ export function createDiscordAdapter(
   const track = (what: string, handler: () => Promise<void>) => {
     if (accepting) work.run(what, handler);
   };
-  const scheduled = discordScheduleDelivery(() => client, ctx);
+  const systemRuns = discordSystemRunDelivery(() => client, ctx);
 
   return {
     name: 'discord',
     idle: () => work.idle(),
-    schedules: {
-      deliverScheduled: (run) => work.track(scheduled.deliverScheduled(run)),
-      tellScheduleCreator: (schedule, text) => work.track(scheduled.tellScheduleCreator(schedule, text)),
-      lookUpCreator: (schedule) => scheduled.lookUpCreator(schedule),
-      ready: () => accepting && Boolean(client?.isReady()),
-    },
+    systemRuns: trackedDelivery(systemRuns, work, () => accepting && Boolean(client?.isReady())),
     readiness: () =>
       client?.isReady() ? { ready: true } : { ready: false, reason: 'not connected to the Discord gateway' },
     async start() {

@@ -117,23 +117,23 @@ export function createShardHolder(
     idle: async () => {
       await Promise.all([...held.values()].map((a) => a.idle()));
     },
-    // Scheduled runs go by REST, which any held shard's client can reach every channel through.
-    schedules: {
-      deliverScheduled: (run) => anyShard().deliverScheduled(run),
-      tellScheduleCreator: (schedule, text) => anyShard().tellScheduleCreator(schedule, text),
-      lookUpCreator: async (schedule) => {
+    // Runs nobody just asked for go by REST, which any held shard's client can reach every channel through.
+    systemRuns: {
+      deliver: (run) => anyShard().deliver(run),
+      tell: (to, text) => anyShard().tell(to, text),
+      lookUp: async (whom) => {
         const shard = anyShard();
-        if (!shard.lookUpCreator) throw new Error('this Discord connection cannot look people up');
-        return shard.lookUpCreator(schedule);
+        if (!shard.lookUp) throw new Error('this Discord connection cannot look people up');
+        return shard.lookUp(whom);
       },
       ready: () => [...held.values()].some((a) => a.readiness().ready),
     },
   };
 
   function anyShard() {
-    const adapter = [...held.values()].find((a) => a.schedules && a.readiness().ready);
-    if (!adapter?.schedules) throw new Error('this replica holds no connected Discord shard');
-    return adapter.schedules;
+    const adapter = [...held.values()].find((a) => a.systemRuns && a.readiness().ready);
+    if (!adapter?.systemRuns) throw new Error('this replica holds no connected Discord shard');
+    return adapter.systemRuns;
   }
 }
 

@@ -4,7 +4,7 @@ import {
   CLOSING_MESSAGE,
   SETTINGS_ADMINS_ONLY,
   STORAGE_UNAVAILABLE_MESSAGE,
-} from '../../core/runs/create-assistant.js';
+} from '../../core/runs/run-replies.js';
 
 /** Every sentence the bot says on its own account, on every surface; named once so all platforms agree. */
 export const WORDING = {

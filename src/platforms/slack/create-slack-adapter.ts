@@ -3,6 +3,7 @@ import { ConfigError } from '../../core/errors.js';
 import { createLocalArrivals } from '../../core/runs/run-queue.js';
 import { documentLimits } from '../shared/read-document.js';
 import { createRunRegistry } from '../shared/run-registry.js';
+import { trackedDelivery } from '../shared/tracked-delivery.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { createAgentSessions } from './agent-sessions.js';
@@ -14,12 +15,12 @@ import { createIntake, type Delivery, type IncomingMessage, type IntakeDeps } fr
 import { sayInterrupted } from './interrupted.js';
 import { createMountedReceiver } from './mounted-receiver.js';
 import { registerRunButtons } from './run-buttons.js';
-import { slackScheduleDelivery } from './schedule-delivery.js';
 import { createSessionStatuses } from './session-status.js';
 import { createSessionSupport } from './session-support.js';
 import { explainStartError } from './start-errors.js';
 import { createStreamBudget } from './stream-budget.js';
 import { createStreamingSupport } from './streaming-support.js';
+import { slackSystemRunDelivery } from './system-run-delivery.js';
 import { createThreadReader } from './thread-history.js';
 import { createUserDirectory } from './user-names.js';
 
@@ -130,7 +131,7 @@ export function createSlackAdapter(
   };
   deps.line?.onInterrupted('slack', (question) => sayInterrupted(app.client, question, logger));
   const intake = createIntake(intakeDeps);
-  const scheduled = slackScheduleDelivery(intakeDeps, app.client, work.signal);
+  const systemRuns = slackSystemRunDelivery(intakeDeps, app.client, work.signal);
   const delivery = (body: { event_id?: string; team_id?: string }, context: Context): Delivery => ({
     eventId: body.event_id,
     teamId: context.teamId ?? body.team_id ?? 'unknown',
@@ -195,11 +196,6 @@ export function createSlackAdapter(
       return { ready: true };
     },
     idle: () => work.idle(),
-    schedules: {
-      deliverScheduled: (run) => work.track(scheduled.deliverScheduled(run)),
-      tellScheduleCreator: (schedule, text) => work.track(scheduled.tellScheduleCreator(schedule, text)),
-      lookUpCreator: (schedule) => scheduled.lookUpCreator(schedule),
-      ready: () => started,
-    },
+    systemRuns: trackedDelivery(systemRuns, work, () => started),
   };
 }

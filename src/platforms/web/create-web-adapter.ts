@@ -22,13 +22,13 @@ import { chatKey } from './identity.js';
 import { reply } from './replies.js';
 import { readJson } from './request-body.js';
 import { hostAllowed, sameOrigin } from './request-guard.js';
-import { webScheduleDelivery } from './schedule-delivery.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { mountSignIn } from './sign-in/routes.js';
 import { startRun, WEB_AUTHOR } from './start-run.js';
 import { mountStaticFiles } from './static-files.js';
 import { storeView } from './store-view.js';
 import { createStreamCaps } from './stream-caps.js';
+import { webSystemRunDelivery } from './system-run-delivery.js';
 import type { Api } from './web-api.js';
 import { createWebAuth } from './web-auth.js';
 import { webChatLine } from './web-chat-line.js';
@@ -329,8 +329,8 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     },
     readiness: () => (started ? { ready: true } : { ready: false, reason: 'not started' }),
     idle: () => work.idle(),
-    schedules: {
-      ...webScheduleDelivery(sessions, { assistant, work, logger, chats }),
+    systemRuns: {
+      ...webSystemRunDelivery(sessions, { assistant, work, logger, chats }),
       ready: () => started && !stopping,
     },
   };

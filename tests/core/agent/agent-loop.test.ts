@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AgentSettings, createAgent } from '../../../src/core/agent/create-agent.js';
+import type { AgentSettings } from '../../../src/core/agent/agent-deps.js';
+import { createAgent } from '../../../src/core/agent/create-agent.js';
 import type { AgentEvent } from '../../../src/core/agent/events.js';
 import { OBSERVATION_STOP } from '../../../src/core/agent/react-protocol.js';
 import { StorageError } from '../../../src/core/errors.js';

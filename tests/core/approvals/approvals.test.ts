@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../../src/core/agent/events.js';
-import { argumentsDigest } from '../../../src/core/approvals/create-approvals.js';
+import { argumentsDigest } from '../../../src/core/approvals/approval-record.js';
 import type { AskOutcome } from '../../../src/core/assistant.js';
 import type { Asker } from '../../../src/core/governance/asker.js';
 import { formatUsageReport } from '../../../src/platforms/shared/format-usage.js';

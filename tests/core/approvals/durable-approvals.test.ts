@@ -7,7 +7,8 @@ import { resumerThrough } from '../../../src/core/approvals/resume-through.js';
 import type { AskOutcome } from '../../../src/core/assistant.js';
 import { ShutdownAbort } from '../../../src/core/errors.js';
 import type { Asker } from '../../../src/core/governance/asker.js';
-import type { ScheduleDeliverer, ScheduledRun } from '../../../src/core/schedules/create-scheduler.js';
+import type { SystemRun, SystemRunDelivery } from '../../../src/core/ports/system-run-delivery.js';
+import { systemRunRequest } from '../../../src/core/runs/system-run-request.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 import { waitUntil, withDeadline } from '../../helpers/wait-until.js';
 import { stdioTestServer, writeMcpJson } from '../../mcp/mcp-fixture.js';
@@ -70,27 +71,17 @@ function ask(t: TestCore, text: string) {
 
 /** The terminal's delivery of runs nobody just asked for, as a process that took over a run answers with it. */
 function deliveries(t: TestCore) {
-  const runs: { run: ScheduledRun; events: AgentEvent[]; outcome: Promise<AskOutcome> }[] = [];
-  const deliverer: ScheduleDeliverer = {
-    async deliverScheduled(run) {
+  const runs: { run: SystemRun; events: AgentEvent[]; outcome: Promise<AskOutcome> }[] = [];
+  const delivery: SystemRunDelivery = {
+    async deliver(run) {
       const events: AgentEvent[] = [];
-      const outcome = t.core.assistant.ask(
-        {
-          key: run.schedule.key,
-          settingsKey: run.schedule.settingsKey,
-          author: run.schedule.creator.name,
-          text: run.schedule.question,
-          asker: run.asker,
-          resume: run.resume,
-        },
-        (e) => events.push(e),
-      );
+      const outcome = t.core.assistant.ask(systemRunRequest(run), (e) => events.push(e));
       runs.push({ run, events, outcome });
       await outcome;
     },
-    async tellScheduleCreator() {},
+    async tell() {},
   };
-  t.core.approvals?.start(resumerThrough({ console: deliverer }));
+  t.core.approvals?.start(resumerThrough({ console: delivery }));
   return runs;
 }
 
@@ -147,7 +138,7 @@ function scenarios(database: () => string | undefined) {
       status: 'answered',
       text: 'Echoed: hi.',
     });
-    expect(again!.run.schedule.key).toBe(KEY);
+    expect(again!.run.key).toBe(KEY);
     expect(again!.run.asker.principal).toBe('console:alice');
     const kinds = again!.events.map((e) => e.type);
     expect(kinds.slice(0, 3)).toEqual(['action', 'approval_decided', 'observation']);
@@ -206,7 +197,8 @@ function scenarios(database: () => string | undefined) {
     const observation = resumed[0]!.events.find((e) => e.type === 'observation');
     expect(observation).toMatchObject({ ok: false });
     expect(JSON.stringify(after.fake.requests[0]?.body.messages)).toContain('not today');
-    expect(resumed[0]!.run.resume?.outcomes[0]?.decision).toMatchObject({
+    const { why } = resumed[0]!.run;
+    expect(why.kind === 'resume' && why.resumed.outcomes[0]?.decision).toMatchObject({
       outcome: 'denied',
       reason: 'not today',
     });

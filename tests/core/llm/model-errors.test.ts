@@ -1,7 +1,8 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAIChatModel, MAX_REPLY_CHARS } from '../../../src/core/llm/openai-chat-model.js';
+import { createOpenAIChatModel } from '../../../src/core/llm/openai-chat-model.js';
+import { MAX_REPLY_CHARS } from '../../../src/core/llm/openai-reply.js';
 import { type FakeOpenAI, startFakeOpenAI } from '../../fakes/openai-server.js';
 import { freePort } from '../../helpers/free-port.js';
 

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/core/agent/events.js';
 import type { Assistant } from '../../../src/core/assistant.js';
 import { countTokens } from '../../../src/core/memory/tokens.js';
-import { BUSY_MESSAGE, createAssistant } from '../../../src/core/runs/create-assistant.js';
+import { createAssistant } from '../../../src/core/runs/create-assistant.js';
+import { BUSY_MESSAGE } from '../../../src/core/runs/run-replies.js';
 import {
   echoSummary,
   isSummaryRequest,

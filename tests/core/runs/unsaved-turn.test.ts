@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../../src/core/agent/events.js';
 import { StorageError } from '../../../src/core/errors.js';
 import type { Store } from '../../../src/core/ports/store.js';
-import { NOT_REMEMBERED_MESSAGE } from '../../../src/core/runs/create-assistant.js';
+import { NOT_REMEMBERED_MESSAGE } from '../../../src/core/runs/run-replies.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
 
 describe('a turn that cannot be stored', () => {

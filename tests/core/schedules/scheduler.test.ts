@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/logger.js';
 import type { Store } from '../../../src/core/ports/store.js';
+import type { PlatformRights } from '../../../src/core/ports/system-run-delivery.js';
 import { createScheduler, SCHEDULE_LEASE_MS } from '../../../src/core/schedules/create-scheduler.js';
-import type { CreatorRights } from '../../../src/core/schedules/creator-rights.js';
 import { MIN_GAP_MS, nextAfter } from '../../../src/core/schedules/schedule-time.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { aSchedule } from '../../contract/schedules-contract.js';
-import { manualClock, recordingDeliverer, startTestScheduler } from './scheduler-fixture.js';
+import { manualClock, recordingDelivery, startTestScheduler } from './scheduler-fixture.js';
 
 const T0 = Date.UTC(2026, 11, 3, 9, 0);
 
@@ -176,7 +176,7 @@ describe('scheduler', () => {
 });
 
 describe('scheduler: the creator’s rights at each run', () => {
-  const setup = (lookUpCreator?: () => Promise<CreatorRights>, blocked = false) => {
+  const setup = (lookUp?: () => Promise<PlatformRights>, blocked = false) => {
     const dir = mkdtempSync(join(tmpdir(), 'thinkthread-rights-'));
     const store = openSqliteStore(join(dir, 'bot.db'));
     const lines: string[] = [];
@@ -188,8 +188,8 @@ describe('scheduler: the creator’s rights at each run', () => {
       allowed: async (asker) => !blocked || (asker.roles ?? []).includes('r-allowed'),
       logger: createLogger({ level: 'info', secrets: [], write: (line) => lines.push(line) }),
     });
-    const delivered = recordingDeliverer();
-    scheduler.start({ discord: lookUpCreator ? { ...delivered, lookUpCreator } : delivered });
+    const delivered = recordingDelivery();
+    scheduler.start({ discord: lookUp ? { ...delivered, lookUp } : delivered });
     const creator = { ...aSchedule('x').creator, roles: ['r-allowed'], platformAdmin: true };
     const close = async () => {
       await scheduler.stop();

@@ -36,7 +36,7 @@ async function terminalProcess(dir: string, databaseUrl?: string) {
     logger: createLogger({ level: 'silent', secrets: [] }),
   });
   await chat.start();
-  test.core.approvals?.start(resumerThrough({ console: chat.schedules! }));
+  test.core.approvals?.start(resumerThrough({ console: chat.systemRuns! }));
   return { test, chat, input, shown };
 }
 

@@ -43,7 +43,7 @@ describe('terminal chat: a run nobody just typed that reaches a call needing app
       logger: createLogger({ level: 'silent', secrets: [] }),
     });
     await chat.start();
-    test.core.schedules!.start({ console: chat.schedules! });
+    test.core.schedules!.start({ console: chat.systemRuns! });
   });
   afterEach(async () => {
     await chat.stop();

@@ -30,7 +30,7 @@ describe('terminal chat: /schedule and reminders', () => {
       logger: createLogger({ level: 'silent', secrets: [] }),
     });
     await chat.start();
-    test.core.schedules!.start({ console: chat.schedules! });
+    test.core.schedules!.start({ console: chat.systemRuns! });
   });
   afterEach(async () => {
     await chat.stop();
@@ -106,7 +106,7 @@ describe('terminal chat on a terminal: a reminder between the lines typed', () =
       logger: createLogger({ level: 'silent', secrets: [] }),
     });
     await chat.start();
-    test.core.schedules!.start({ console: chat.schedules! });
+    test.core.schedules!.start({ console: chat.systemRuns! });
     input.write('/schedule add "in 5 minutes" stretch\r');
     await waitUntil(() => /I will remind you "stretch"/.test(printed), { what: 'the reminder to be added' });
     await waitUntil(() => shown().endsWith('you › '), { what: 'the prompt after /schedule add' });

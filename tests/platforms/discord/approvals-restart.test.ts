@@ -52,7 +52,7 @@ describe('Discord: approvals across a restart and across replicas', () => {
       { databaseUrl: databaseUrl(), approvals, ...(on ? { fake: on.discord } : {}) },
     );
     beds.push(bed);
-    bed.test.core.approvals?.start(resumerThrough({ discord: bed.adapter.schedules! }));
+    bed.test.core.approvals?.start(resumerThrough({ discord: bed.adapter.systemRuns! }));
     return bed;
   }
 

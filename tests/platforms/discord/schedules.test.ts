@@ -28,9 +28,9 @@ describe('Discord: scheduled questions', () => {
     // As the root does once the platforms are up; through the bed, so a restarted adapter delivers.
     scheduler.start({
       discord: {
-        deliverScheduled: (run) => bed.adapter.schedules!.deliverScheduled(run),
-        tellScheduleCreator: (s, text) => bed.adapter.schedules!.tellScheduleCreator(s, text),
-        lookUpCreator: (s) => bed.adapter.schedules!.lookUpCreator!(s),
+        deliver: (run) => bed.adapter.systemRuns!.deliver(run),
+        tell: (run, text) => bed.adapter.systemRuns!.tell(run, text),
+        lookUp: (whom) => bed.adapter.systemRuns!.lookUp!(whom),
       },
     });
   };
@@ -135,7 +135,7 @@ describe('Discord: scheduled questions', () => {
     expect(added).toMatch(/^I will remind you "check the build" on Thu 3 Dec 2026, 09:05/);
     await scheduler.stop();
     await bed.restart();
-    scheduler.start({ discord: bed.adapter.schedules! });
+    scheduler.start({ discord: bed.adapter.systemRuns! });
     clock.advance(5 * 60_000);
     bed.model.script({ content: 'The build is green.' });
     expect(await fire()).toBe(1);

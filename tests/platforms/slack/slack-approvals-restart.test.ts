@@ -77,7 +77,7 @@ describe.each(['http', 'socket'] as const)(
       });
       processes.push(h);
       // As the root does once its platforms are up.
-      h.core.core.approvals?.start(resumerThrough({ slack: h.adapter.schedules! }));
+      h.core.core.approvals?.start(resumerThrough({ slack: h.adapter.systemRuns! }));
       return h;
     }
 

@@ -30,7 +30,7 @@ describe('Slack: scheduled questions', () => {
       schedules: { now: clock.now },
     });
     scheduler = h.core.core.schedules!;
-    scheduler.start({ slack: h.adapter.schedules! });
+    scheduler.start({ slack: h.adapter.systemRuns! });
   };
   const schedule = async (text: string, user = ALICE) => {
     const before = h.slack.responses.length;

@@ -43,7 +43,7 @@ describe.runIf(browserTestsRun())(
         { approvals: { beatMs: 0, staleMs: 1 }, ...(port ? { port } : {}) },
       );
       beds.push(bed);
-      bed.test.core.approvals?.start(resumerThrough({ web: bed.adapter.schedules! }));
+      bed.test.core.approvals?.start(resumerThrough({ web: bed.adapter.systemRuns! }));
       return bed;
     };
 

@@ -51,7 +51,7 @@ describe('the web chat: a tool call waiting for approval outlives a restart (HTT
       { approvals },
     );
     beds.push(bed);
-    bed.test.core.approvals?.start(resumerThrough({ web: bed.adapter.schedules! }));
+    bed.test.core.approvals?.start(resumerThrough({ web: bed.adapter.systemRuns! }));
     return bed;
   };
 

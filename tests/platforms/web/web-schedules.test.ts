@@ -19,7 +19,7 @@ describe('web chat: /schedule and reminders', () => {
 
   it('adds, lists and cancels through the assistant, with one sentence for bad input', async () => {
     bed = await startWebBed({}, {}, { schedules: true });
-    bed.test.core.schedules!.start({ web: bed.adapter.schedules! });
+    bed.test.core.schedules!.start({ web: bed.adapter.systemRuns! });
     const user = browser(bed.url);
     expect(await user.command('/schedule')).toMatch(/^No scheduled questions here or of yours/);
     expect(await user.command('/schedule add "next tuesday" x')).toMatch(/is not a time I can read/);
@@ -43,7 +43,7 @@ describe('web chat: /schedule and reminders', () => {
       {},
       { schedules: true },
     );
-    bed.test.core.schedules!.start({ web: bed.adapter.schedules! });
+    bed.test.core.schedules!.start({ web: bed.adapter.systemRuns! });
     // Each visit is a new browser (no cookies) that gives the token, as a script shedding cookies would.
     const freshBrowser = async (from: string) => {
       const user = browser(bed!.url);
@@ -76,7 +76,7 @@ describe('web chat: /schedule and reminders', () => {
     const clock = manualClock(Date.UTC(2026, 11, 3, 8, 0));
     bed = await startWebBed({ DEFAULT_TIMEZONE: 'UTC' }, {}, { schedules: true, now: clock.now });
     const scheduler = bed.test.core.schedules!;
-    scheduler.start({ web: bed.adapter.schedules! });
+    scheduler.start({ web: bed.adapter.systemRuns! });
     const user = browser(bed.url);
     expect(await user.command('/schedule add "in 5 minutes" stretch')).toMatch(
       /^I will remind you "stretch" on Thu 3 Dec 2026, 08:05 \(UTC/,

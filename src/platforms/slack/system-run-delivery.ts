@@ -1,7 +1,8 @@
 import type { webApi } from '@slack/bolt';
-import type { ScheduleDeliverer } from '../../core/schedules/create-scheduler.js';
+import type { SystemRunDelivery } from '../../core/ports/system-run-delivery.js';
+import { systemRunRequest } from '../../core/runs/system-run-request.js';
 import { cut } from '../shared/format-step.js';
-import { scheduleHeading } from '../shared/schedule-heading.js';
+import { pingsAsker, systemRunHeading } from '../shared/system-run-heading.js';
 import type { SlackAsker } from './asker.js';
 import type { IntakeDeps } from './intake.js';
 import { CONTEXT_CHARS } from './limits.js';
@@ -15,39 +16,39 @@ export function placeOfKey(key: string): { team: string; channel: string; thread
 }
 
 /**
- * Scheduled runs on Slack, as `/ask` runs them: an answer message in the schedule's channel (or thread)
- * under a line saying whose reminder or schedule it is (a reminder mentions its creator), with the usual
- * Stop button and steps. Notes to a creator are ephemeral messages in the schedule's channel.
+ * Runs nobody just asked for on Slack (schedules, runs going on after a restart), as `/ask` runs them: an
+ * answer message in the run's channel (or thread) under a line saying why and for whom (a reminder mentions
+ * its creator), with the usual Stop button and steps. Notes to the person are ephemeral messages there.
  */
-export function slackScheduleDelivery(
+export function slackSystemRunDelivery(
   deps: IntakeDeps,
   client: webApi.WebClient,
   shutdown: AbortSignal,
-): ScheduleDeliverer & Required<Pick<ScheduleDeliverer, 'lookUpCreator'>> {
+): SystemRunDelivery & Required<Pick<SystemRunDelivery, 'lookUp'>> {
   return {
-    async deliverScheduled(run) {
-      const { schedule, asker } = run;
-      const place = placeOfKey(schedule.key);
+    async deliver(run) {
+      const { asker } = run;
+      const place = placeOfKey(run.key);
       const slackAsker: SlackAsker = {
         asker,
-        user: async () => ({ name: schedule.creator.name, admin: asker.platformAdmin === true }),
+        user: async () => ({ name: run.author, admin: asker.platformAdmin === true }),
       };
-      const who = run.reminder ? `<@${asker.userId}>` : plainToMrkdwn(schedule.creator.name);
-      const question = plainToMrkdwn(cut(schedule.question, CONTEXT_CHARS).text);
+      const who = pingsAsker(run) ? `<@${asker.userId}>` : plainToMrkdwn(run.author);
+      const question = plainToMrkdwn(cut(run.question, CONTEXT_CHARS).text);
       const delivered = await runQuestion(
         deps,
         client,
         {
-          key: schedule.key,
-          settingsKey: schedule.settingsKey,
+          key: run.key,
+          settingsKey: run.settingsKey,
           userId: asker.userId,
           teamId: place.team,
-          text: schedule.question,
+          text: run.question,
           place: { channel: place.channel, threadTs: place.threadTs },
           layout: place.threadTs ? 'thread' : 'channel',
-          context: scheduleHeading(run, who, question),
+          context: systemRunHeading(run, who, question),
           asker: slackAsker,
-          resume: run.resume,
+          resume: systemRunRequest(run).resume,
         },
         shutdown,
       );
@@ -55,9 +56,9 @@ export function slackScheduleDelivery(
     },
     // Fresh from `users.info` at each run, past the name cache: a demoted admin runs as a member
     // (https://docs.slack.dev/reference/methods/users.info: is_admin, is_owner, deleted).
-    async lookUpCreator(schedule) {
+    async lookUp(whom) {
       try {
-        const { user } = await client.users.info({ user: schedule.creator.userId });
+        const { user } = await client.users.info({ user: whom.asker.userId });
         const admin = Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
         return { platformAdmin: admin, ...(user?.deleted ? { member: false } : {}) };
       } catch (err) {
@@ -67,11 +68,11 @@ export function slackScheduleDelivery(
         throw err;
       }
     },
-    async tellScheduleCreator(schedule, text) {
-      const place = placeOfKey(schedule.key);
+    async tell(to, text) {
+      const place = placeOfKey(to.key);
       await client.chat.postEphemeral({
         channel: place.channel,
-        user: schedule.creator.userId,
+        user: to.asker.userId,
         text: plainToMrkdwn(text),
         ...(place.threadTs ? { thread_ts: place.threadTs } : {}),
       });

@@ -1,9 +1,10 @@
 import type { Assistant } from '../../core/assistant.js';
 import type { Logger } from '../../core/logger.js';
-import type { ScheduleDeliverer } from '../../core/schedules/create-scheduler.js';
+import type { SystemRunDelivery } from '../../core/ports/system-run-delivery.js';
+import { systemRunRequest } from '../../core/runs/system-run-request.js';
 import { askAndRender, type RunRenderer } from '../shared/run-renderer.js';
-import { scheduleHeading } from '../shared/schedule-heading.js';
 import { stepsShown } from '../shared/steps-shown.js';
+import { systemRunHeading } from '../shared/system-run-heading.js';
 import { createConsoleRenderer } from './console-renderer.js';
 
 /** Where the terminal chat writes. */
@@ -13,8 +14,8 @@ export interface ConsoleTerminal {
   readonly columns: number;
 }
 
-/** What a terminal needs to show scheduled runs. */
-export interface ConsoleScheduleDeps {
+/** What a terminal needs to show runs nobody just asked for. */
+export interface ConsoleSystemRunDeps {
   assistant: Assistant;
   terminal: ConsoleTerminal;
   logger: Logger;
@@ -27,27 +28,20 @@ export interface ConsoleScheduleDeps {
 }
 
 /**
- * Scheduled runs in the terminal chat: the reminder's heading, then the run rendered like a question typed
- * there (between the lines the person types, as a message would arrive in any chat).
+ * Runs nobody just asked for in the terminal chat (schedules, runs going on after a restart): the line
+ * saying why, then the run rendered like a question typed there (between the lines the person types, as a
+ * message would arrive in any chat).
  */
-export function consoleScheduleDelivery(deps: ConsoleScheduleDeps): ScheduleDeliverer {
+export function consoleSystemRunDelivery(deps: ConsoleSystemRunDeps): SystemRunDelivery {
   const { assistant, terminal, logger } = deps;
   return {
-    async deliverScheduled(run) {
-      const { schedule } = run;
-      terminal.write(`\n${scheduleHeading(run, schedule.creator.name, schedule.question)}\n`);
+    async deliver(run) {
+      terminal.write(`\n${systemRunHeading(run, run.author, run.question)}\n`);
       await askAndRender({
         assistant,
-        request: {
-          key: schedule.key,
-          settingsKey: schedule.settingsKey,
-          author: schedule.creator.name,
-          text: schedule.question,
-          asker: run.asker,
-          resume: run.resume,
-        },
+        request: systemRunRequest(run),
         renderer: (deps.withPrompts ?? ((r: RunRenderer) => r))(
-          createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, schedule.key) }),
+          createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, run.key) }),
         ),
         signal: deps.signal,
         abortedBy: 'shutdown',
@@ -55,11 +49,11 @@ export function consoleScheduleDelivery(deps: ConsoleScheduleDeps): ScheduleDeli
       });
       deps.redrawPrompt?.();
     },
-    async tellScheduleCreator(_schedule, text) {
+    async tell(_to, text) {
       terminal.write(`\n${text}\n`);
       deps.redrawPrompt?.();
     },
     // The person at the terminal runs the bot: an admin, as every question typed there is.
-    lookUpCreator: async () => ({ platformAdmin: true }),
+    lookUp: async () => ({ platformAdmin: true }),
   };
 }

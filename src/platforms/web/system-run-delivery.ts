@@ -1,7 +1,8 @@
-import type { ScheduleDeliverer } from '../../core/schedules/create-scheduler.js';
+import type { SystemRunDelivery } from '../../core/ports/system-run-delivery.js';
+import { systemRunRequest } from '../../core/runs/system-run-request.js';
 import { askAndRender } from '../shared/run-renderer.js';
-import { scheduleHeading } from '../shared/schedule-heading.js';
 import { stepsShown } from '../shared/steps-shown.js';
+import { systemRunHeading } from '../shared/system-run-heading.js';
 import { keepRun } from './chat-history.js';
 import { broadcast, type ChatSession, type ChatSessions } from './chat-sessions.js';
 import { newId } from './identity.js';
@@ -10,12 +11,12 @@ import { createWebRenderer } from './web-renderer.js';
 import type { WebRun } from './web-run.js';
 
 /**
- * Scheduled runs in the web chat: asked in the conversation they were set up in and kept in its history
- * with their steps, so the person finds the answer when they open it. Pages watching it see the run live;
- * if it is busy answering something else, the run goes on unwatched and shows up in the history once kept.
- * Notes to the creator are kept there the same way.
+ * Runs nobody just asked for in the web chat (schedules, runs going on after a restart): asked in their
+ * conversation and kept in its history with their steps, so the person finds the answer when they open it.
+ * Pages watching it see the run live; if it is busy answering something else, the run goes on unwatched
+ * and shows up in the history once kept. Notes to the person are kept there the same way.
  */
-export function webScheduleDelivery(sessions: ChatSessions, deps: RunDeps): ScheduleDeliverer {
+export function webSystemRunDelivery(sessions: ChatSessions, deps: RunDeps): SystemRunDelivery {
   const detached = (key: string): ChatSession => ({
     key,
     run: undefined,
@@ -27,12 +28,12 @@ export function webScheduleDelivery(sessions: ChatSessions, deps: RunDeps): Sche
     return live.stop ? detached(key) : live;
   };
   return {
-    async deliverScheduled(scheduled) {
-      const { schedule, asker } = scheduled;
-      const session = show(schedule.key);
+    async deliver(systemRun) {
+      const { key, asker } = systemRun;
+      const session = show(key);
       const run: WebRun = {
         id: newId(),
-        question: scheduleHeading(scheduled, 'you', schedule.question),
+        question: systemRunHeading(systemRun, 'you', systemRun.question),
         phase: 'thinking',
         steps: [],
         answer: '',
@@ -45,19 +46,12 @@ export function webScheduleDelivery(sessions: ChatSessions, deps: RunDeps): Sche
         await deps.work.track(
           askAndRender({
             assistant: deps.assistant,
-            request: {
-              key: schedule.key,
-              settingsKey: schedule.settingsKey,
-              author: schedule.creator.name,
-              text: schedule.question,
-              asker,
-              resume: scheduled.resume,
-            },
+            request: systemRunRequest(systemRun),
             renderer: createWebRenderer(
               session,
               run,
-              () => keepRun(deps.chats, asker.principal, schedule.key, run, deps.logger),
-              { showSteps: await stepsShown(deps.assistant, schedule.key) },
+              () => keepRun(deps.chats, asker.principal, key, run, deps.logger),
+              { showSteps: await stepsShown(deps.assistant, key) },
             ),
             signal: AbortSignal.any([stop.signal, deps.work.signal]),
             // Read once the run has ended: Stop on the page, or shutdown.
@@ -72,8 +66,8 @@ export function webScheduleDelivery(sessions: ChatSessions, deps: RunDeps): Sche
       }
     },
     // The web chat has no admins of its own: a browser is never one, a signed-in person only by ADMIN_USERS.
-    lookUpCreator: async () => ({ platformAdmin: false }),
-    async tellScheduleCreator(schedule, text) {
+    lookUp: async () => ({ platformAdmin: false }),
+    async tell(to, text) {
       const note: WebRun = {
         id: newId(),
         question: 'About a scheduled question',
@@ -81,12 +75,12 @@ export function webScheduleDelivery(sessions: ChatSessions, deps: RunDeps): Sche
         steps: [],
         answer: text,
       };
-      const session = show(schedule.key);
+      const session = show(to.key);
       if (!session.stop) {
         session.run = note;
         broadcast(session, 'run', note);
       }
-      await keepRun(deps.chats, schedule.creator.principal, schedule.key, note, deps.logger);
+      await keepRun(deps.chats, to.asker.principal, to.key, note, deps.logger);
     },
   };
 }
