@@ -7,6 +7,7 @@ import {
   type RESTPutAPIApplicationCommandsJSONBody,
 } from 'discord.js';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { componentsV2Errors } from './discord-components-v2.js';
 import {
   type CommandPlace,
   INSTALL_RULES,
@@ -222,9 +223,12 @@ const refuse = (error: (typeof DISCORD_ERRORS)[keyof typeof DISCORD_ERRORS]): [n
   { message: error.message, code: error.code },
 ];
 
-/** What a message body breaks: content over 2,000 characters, custom_ids over 100. */
-function messageErrors(body: Json, prefix = ''): FieldErrors {
-  const errors: FieldErrors = {};
+/**
+ * What a message body breaks: content over 2,000 characters, custom_ids over 100, the components v2 rules
+ * for the `flags` it is sent with (an edit: the flags the message has).
+ */
+function messageErrors(body: Json, prefix = '', flags = Number(body?.flags ?? 0)): FieldErrors {
+  const errors: FieldErrors = componentsV2Errors(body, flags, prefix);
   const { messageContent, customId } = DISCORD_LIMITS;
   if (typeof body?.content === 'string' && body.content.length > messageContent)
     errors[`${prefix}content`] = `Must be ${messageContent} or fewer in length.`;
@@ -677,6 +681,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
         const message = store(channelId!, bot, {
           content: body.content ?? '',
           components: body.components ?? [],
+          flags: Number(body.flags ?? 0),
           ...fields,
         });
         dispatchMessage(message); // Discord echoes the bot's own messages to it
@@ -898,8 +903,21 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
       (method === 'POST' || method === 'PATCH') &&
       (/^\/channels\/\d+\/messages(\/\d+)?$/.test(path) || webhook !== null);
     if (!writesMessage) return undefined;
-    const errors = messageErrors(body);
+    const errors = messageErrors(body, '', Number(body?.flags ?? 0) | editedFlags(method, path));
     return Object.keys(errors).length > 0 ? invalidFormBody(errors) : undefined;
+  };
+
+  /** The flags of the message an edit is for (IS_COMPONENTS_V2 cannot be removed once set); 0 for a new one. */
+  const editedFlags = (method: string, path: string): number => {
+    if (method !== 'PATCH') return 0;
+    const inChannel = /^\/channels\/\d+\/messages\/(\d+)$/.exec(path);
+    const byToken = /^\/webhooks\/\d+\/([^/]+)\/messages\/([^/]+)$/.exec(path);
+    const message = inChannel
+      ? messages.get(inChannel[1]!)
+      : byToken
+        ? byWebhook(byToken[1]!, byToken[2]!)
+        : undefined;
+    return Number(message?.flags ?? 0);
   };
 
   const windows = new Map<string, number[]>(); // channel id → times of its recent message calls

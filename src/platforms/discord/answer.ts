@@ -38,6 +38,8 @@ export interface DiscordContext {
   now: () => number;
   /** Threads answered in are followed (follow-ups need no mention); unset: only mentions are answered. */
   follows?: ThreadFollows | undefined;
+  /** DISCORD_COMPONENTS_V2: steps in one message go as a components v2 card. */
+  componentsV2?: boolean | undefined;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function answer(
     logger,
     header,
     runId: run.id,
+    componentsV2: ctx.componentsV2,
   });
   return askAndRenderRun(run, { assistant: ctx.assistant, request, renderer, logger });
 }

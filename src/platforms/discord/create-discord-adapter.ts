@@ -52,6 +52,7 @@ export function createDiscordAdapter(
     logger,
     intervalMs: config.STREAM_EDIT_INTERVAL_MS,
     maxMessages: config.ANSWER_MAX_MESSAGES,
+    componentsV2: config.DISCORD_COMPONENTS_V2,
     signal: work.signal,
     runs: createRunRegistry(),
     adminUsers: config.ADMIN_USERS,

@@ -12,10 +12,12 @@ import { MESSAGE_LIMIT, threadName } from './limits.js';
 import {
   createStepPoster,
   createStepsMessage,
+  createStepsView,
   formatStep,
   type PostEditable,
   type StepSink,
 } from './steps.js';
+import { cardLayout, type PostCard } from './steps-card.js';
 
 /** Where one answer is shown: a reply message (or interaction response) and the places around it. */
 export interface AnswerSurface {
@@ -25,6 +27,8 @@ export interface AnswerSurface {
   followUp(text: string): Promise<void>;
   /** Posts a message that is edited later: the single steps message where there is no thread. */
   post: PostEditable;
+  /** Posts a components v2 message that is edited later; absent where the surface sends only classic messages. */
+  postCard?: PostCard;
   /** Starts a thread under the answer and returns a way to post in it; absent where threads cannot exist. */
   openThread?: (name: string) => Promise<PostEditable>;
 }
@@ -45,6 +49,8 @@ export interface DiscordRendererOptions {
   steps?: StepsPlacement | undefined;
   /** The run the answer's buttons act on; without it the answer has no buttons. */
   runId?: string | undefined;
+  /** DISCORD_COMPONENTS_V2: the single steps message is a components v2 card where the surface can post one. */
+  componentsV2?: boolean | undefined;
 }
 
 /**
@@ -92,8 +98,13 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
   });
 
   const openSteps = (): StepSink => {
-    const inMessage = () =>
-      createStepsMessage(surface.post, intervalMs, warn('could not update the steps message'));
+    const inMessage = () => {
+      const onError = warn('could not update the steps message');
+      const { postCard } = surface;
+      return options.componentsV2 && postCard
+        ? createStepsView(cardLayout(postCard), intervalMs, onError)
+        : createStepsMessage(surface.post, intervalMs, onError);
+    };
     if (!open) return inMessage();
     let fallback: StepSink | undefined;
     const poster = createStepPoster(async (text) => {

@@ -74,21 +74,39 @@ export function createStepPoster(
   };
 }
 
+/** How the single steps message shows the steps: its body from all steps so far, and how it is posted, then edited. */
+export interface StepsLayout<T> {
+  fit(steps: readonly string[]): T;
+  post(body: T): Promise<(next: T) => Promise<void>>;
+}
+
 /**
- * Shows every step in one message, edited as steps arrive (paced like the answer), for places with no
- * thread. When the steps outgrow one message, the latest ones are kept.
+ * Shows every step in one message of text, edited as steps arrive (paced like the answer), for places with
+ * no thread. When the steps outgrow one message, the latest ones are kept.
  */
 export function createStepsMessage(
   post: PostEditable,
   intervalMs: number,
   onError: (err: unknown) => void,
 ): StepSink {
+  return createStepsView({ fit: fitSteps, post: (text) => post(text) }, intervalMs, onError);
+}
+
+/** Shows every step in one message laid out by `layout`, edited as steps arrive (paced like the answer). */
+export function createStepsView<T>(
+  layout: StepsLayout<T>,
+  intervalMs: number,
+  onError: (err: unknown) => void,
+): StepSink {
   const steps: string[] = [];
-  let edit: ((text: string) => Promise<void>) | undefined;
+  let edit: ((body: T) => Promise<void>) | undefined;
+  // The paced editor compares and keeps text: each body goes through it as JSON.
+  const shown = () => JSON.stringify(layout.fit(steps));
   const editor = createPacedEditor(
-    async (text) => {
-      if (edit) return edit(text);
-      edit = await post(text);
+    async (json) => {
+      const body = JSON.parse(json) as T;
+      if (edit) return edit(body);
+      edit = await layout.post(body);
     },
     intervalMs,
     onError,
@@ -96,13 +114,13 @@ export function createStepsMessage(
   return {
     push(text) {
       steps.push(text);
-      editor.set(fitSteps(steps));
+      editor.set(shown());
     },
     async finish() {
       if (steps.length === 0) return;
       try {
         // Always name the final text: finish() alone could resend an older text over an edit in flight.
-        await editor.finish(fitSteps(steps));
+        await editor.finish(shown());
       } catch (err) {
         onError(err);
       }

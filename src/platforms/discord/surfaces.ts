@@ -4,6 +4,7 @@ import {
   type ChatInputCommandInteraction,
   DiscordAPIError,
   type Message,
+  MessageFlags,
   Routes,
   ThreadAutoArchiveDuration,
 } from 'discord.js';
@@ -34,6 +35,18 @@ export function replySurface(reply: Message, options: { threads: boolean }): Ans
       const channel = reply.channel;
       if (!channel.isSendable()) throw new Error(`cannot send in channel ${reply.channelId}`);
       return postEditable((options) => channel.send(options), text, buttons);
+    },
+    async postCard(card) {
+      const channel = reply.channel;
+      if (!channel.isSendable()) throw new Error(`cannot send in channel ${reply.channelId}`);
+      const message = await channel.send({
+        components: [card],
+        flags: MessageFlags.IsComponentsV2,
+        allowedMentions: NO_PINGS,
+      });
+      return async (next) => {
+        await message.edit({ components: [next], allowedMentions: NO_PINGS });
+      };
     },
     openThread: options.threads
       ? async (name) => {

@@ -6,6 +6,8 @@ import {
   fitSteps,
   formatStep,
 } from '../../../src/platforms/discord/steps.js';
+import { CARD_HEADER, CARD_LIMITS, fitCard } from '../../../src/platforms/discord/steps-card.js';
+import { moreSteps } from '../../../src/platforms/shared/wording.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -107,5 +109,29 @@ describe('Discord steps', () => {
     );
     await done;
     expect(content).toBe('one\ntwo');
+  });
+});
+
+describe('Discord steps card (components v2)', () => {
+  const textOf = (texts: string[]) => texts.join('').length;
+
+  it('shows every step when they fit, with no "more steps" line', () => {
+    const steps = Array.from({ length: 37 }, (_, i) => `step ${i}`);
+    expect(fitCard(steps)).toEqual([CARD_HEADER, ...steps]);
+  });
+
+  it('cuts by count and by characters, counting what is left out', () => {
+    const byCount = fitCard(Array.from({ length: 38 }, (_, i) => `step ${i}`));
+    expect(byCount).toHaveLength(CARD_LIMITS.components - 2); // the container and the separator
+    expect(byCount.at(-1)).toBe(`-# ${moreSteps(2)}`); // 36 shown of 38
+    const byText = fitCard(Array.from({ length: 5 }, () => 'x'.repeat(1_500)));
+    expect(textOf(byText)).toBeLessThanOrEqual(CARD_LIMITS.text);
+    expect(byText.at(-1)).toBe(`-# ${moreSteps(3)}`);
+  });
+
+  it('shows the beginning of a first step too long alone', () => {
+    const texts = fitCard(['y'.repeat(5_000)]);
+    expect(textOf(texts)).toBeLessThanOrEqual(CARD_LIMITS.text);
+    expect(texts[1]!.startsWith('yyy')).toBe(true);
   });
 });
