@@ -10,7 +10,7 @@ import type { Assistant } from './assistant.js';
 import { createThreadFollows, type FollowSettings, type ThreadFollows } from './follow/thread-follows.js';
 import { createGovernor, type GovernanceSettings } from './governance/governor.js';
 import type { InputSettings } from './input/types.js';
-import { createKnowledgeCommand } from './knowledge/knowledge-command.js';
+import { type KnowledgeOptions, knowledgeTools, withKnowledge } from './knowledge/with-knowledge.js';
 import { createModelChains, type FallbackSettings } from './llm/create-model-chains.js';
 import type { ModelFallbackObserver } from './llm/fallback-model.js';
 import { fallbackNotice, listenForAnswers, reportingAnswers } from './llm/model-answers.js';
@@ -29,7 +29,6 @@ import type { ArchiveStore } from './ports/archive-store.js';
 import type { ChannelSettingsStore } from './ports/channel-settings-store.js';
 import type { ConversationStore } from './ports/conversation-store.js';
 import type { FeedbackStore } from './ports/feedback-store.js';
-import type { KnowledgeStore } from './ports/knowledge-store.js';
 import type { NotesStore } from './ports/notes-store.js';
 import type { RunLogStore } from './ports/run-log-store.js';
 import type { RunObserver } from './ports/run-observer.js';
@@ -53,7 +52,6 @@ import { createRecallTool } from './tools/recall.js';
 import { createTools, type ToolSettings } from './tools/registry.js';
 import { createRememberTool } from './tools/remember.js';
 import { createScheduleTool } from './tools/schedule.js';
-import { createSearchKnowledgeTool, type KnowledgeSettings } from './tools/search-knowledge.js';
 
 /** The platform-neutral core: everything an adapter needs. */
 export interface Core {
@@ -137,7 +135,7 @@ export interface CoreOptions {
    * Where documents' passages are kept and how `search_knowledge` reads them (KNOWLEDGE_DIR set, or files
    * shared in channels kept); without it the tool does not exist.
    */
-  knowledge?: { store: KnowledgeStore; settings: KnowledgeSettings } | undefined;
+  knowledge?: KnowledgeOptions | undefined;
   /** Where followed threads are kept and FOLLOW_THREADS / FOLLOW_IDLE; without it only mentions are answered. */
   follows?: { store: ThreadFollowStore; settings: FollowSettings; now?: () => number } | undefined;
   /**
@@ -210,19 +208,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         }),
       ]
     : [];
-  const knowledge = options.knowledge;
-  const knowledgeTools = knowledge
-    ? [
-        createSearchKnowledgeTool({
-          store: knowledge.store,
-          maxTokens: knowledge.settings.KNOWLEDGE_MAX_TOKENS,
-          baseUrl: knowledge.settings.KNOWLEDGE_BASE_URL,
-          hasBase: knowledge.settings.KNOWLEDGE_DIR !== undefined,
-        }),
-      ]
-    : [];
   const combined = combineTools([
-    fixedTools([...createTools(options.tools), ...memoryTools, ...knowledgeTools, ...scheduleTools]),
+    fixedTools([
+      ...createTools(options.tools),
+      ...memoryTools,
+      ...knowledgeTools(options.knowledge),
+      ...scheduleTools,
+    ]),
     ...(options.toolSources ?? []),
   ]);
   const tools = options.wrapTool ? mapTools(combined, options.wrapTool) : combined;
@@ -346,21 +338,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       stopRunLogRetention?.();
     },
   });
-  // `/reset` of a channel also forgets the files shared there.
-  const assistant: typeof created = knowledge
-    ? {
-        ...created,
-        async reset(key) {
-          await created.reset(key);
-          await knowledge.store.forgetKnowledgeScope(key);
-        },
-        knowledgeCommand: createKnowledgeCommand({
-          store: knowledge.store,
-          isAdmin: (asker) => governor.isAdmin(asker),
-          hasBase: knowledge.settings.KNOWLEDGE_DIR !== undefined,
-        }),
-      }
-    : created;
+  const assistant = withKnowledge(created, options.knowledge, (asker) => governor.isAdmin(asker));
   const follows = options.follows
     ? createThreadFollows({
         store: options.follows.store,
