@@ -139,6 +139,7 @@ async function main(): Promise<void> {
         store,
         follows: core.follows,
         knowledge: knowledge.channel,
+        knowledgeBase: knowledge.indexer,
       }),
     );
   }

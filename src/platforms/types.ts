@@ -6,6 +6,7 @@ import type { RunQueue } from '../core/ports/run-queue.js';
 import type { SystemRunDelivery } from '../core/ports/system-run-delivery.js';
 import type { WebChatStore } from '../core/ports/web-chat-store.js';
 import type { ChannelKnowledge } from '../knowledge/channel-knowledge.js';
+import type { KnowledgeIndexer } from '../knowledge/knowledge-indexer.js';
 import type { HttpRoutes } from '../server/http-server.js';
 import type { ShardLeases } from './shard-leases.js';
 
@@ -41,6 +42,8 @@ export interface PlatformDeps {
   line?: RunQueue | undefined;
   /** The bot's database, for what a platform keeps itself (the web chat's conversations and their steps). */
   store?: WebChatStore | undefined;
+  /** KNOWLEDGE_DIR's indexer, for the admin page's Knowledge tab (re-index); unset without KNOWLEDGE_DIR. */
+  knowledgeBase?: KnowledgeIndexer | undefined;
   /** Where files read in a channel are kept for its `search_knowledge`; unset: they are not kept. */
   knowledge?: ChannelKnowledge | undefined;
   /** Threads the bot answered in, whose follow-ups need no mention; unset: only mentions are answered. */

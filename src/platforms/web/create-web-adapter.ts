@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { APPROVAL_EXPIRED } from '../../core/approvals/approval-wording.js';
 import { MAX_REASON_CHARS } from '../../core/approvals/create-approvals.js';
+import type { KnowledgeStore } from '../../core/ports/knowledge-store.js';
 import type { RunLogStore } from '../../core/ports/run-log-store.js';
 import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import type { WebSessionStore } from '../../core/ports/web-session-store.js';
@@ -130,6 +131,7 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     sessions: auth.sessionStore,
     signedIn,
     store: options.runLogs ?? storeView<RunLogStore>(chats, 'listRuns', 'adminStats', 'runDetail'),
+    knowledge: { store: storeView<KnowledgeStore>(chats, 'knowledgeFiles'), indexer: deps.knowledgeBase },
     assistant,
     logger,
     cookieOptions,

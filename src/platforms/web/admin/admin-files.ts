@@ -15,13 +15,19 @@ function files(publicDir: string): [string, string, string][] {
   return [
     ['/admin', join(publicDir, 'admin.html'), 'text/html; charset=utf-8'],
     ['/admin.js', join(publicDir, 'admin.js'), 'text/javascript; charset=utf-8'],
-    ...['admin-sessions', 'admin-dom', 'admin-charts', 'admin-run', 'admin-run-approvals', 'admin-evals'].map(
-      (name): [string, string, string] => [
-        `/${name}.js`,
-        join(publicDir, `${name}.js`),
-        'text/javascript; charset=utf-8',
-      ],
-    ),
+    ...[
+      'admin-sessions',
+      'admin-dom',
+      'admin-charts',
+      'admin-run',
+      'admin-run-approvals',
+      'admin-evals',
+      'admin-knowledge',
+    ].map((name): [string, string, string] => [
+      `/${name}.js`,
+      join(publicDir, `${name}.js`),
+      'text/javascript; charset=utf-8',
+    ]),
     ['/admin.css', join(publicDir, 'admin.css'), 'text/css; charset=utf-8'],
     ['/uplot.js', join(uplotDist(), 'uPlot.iife.min.js'), 'text/javascript; charset=utf-8'],
     ['/uplot.css', join(uplotDist(), 'uPlot.min.css'), 'text/css; charset=utf-8'],

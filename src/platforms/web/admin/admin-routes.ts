@@ -19,6 +19,7 @@ import { chartData } from './admin-charts.js';
 import { mountAdminEvals } from './admin-eval-routes.js';
 import { mountAdminFiles } from './admin-files.js';
 import type { AdminGate } from './admin-gate.js';
+import { type AdminKnowledgeDeps, mountAdminKnowledge } from './admin-knowledge-routes.js';
 import { namesOf } from './admin-names.js';
 import { mountAdminSessions } from './admin-session-routes.js';
 import { settingsOverview } from './settings-overview.js';
@@ -36,6 +37,8 @@ const OUTCOMES = ['answered', 'failed', 'cancelled', 'refused', 'limited', 'pend
 
 /** What the admin routes need. */
 export interface AdminDeps {
+  /** The knowledge base's files and KNOWLEDGE_DIR's indexer, for the Knowledge tab. */
+  knowledge?: AdminKnowledgeDeps | undefined;
   config: Config;
   gate: AdminGate;
   /** Run logs and the aggregates; without them the page says the store keeps none. */
@@ -82,6 +85,7 @@ export function mountAdmin(http: HttpRoutes, deps: AdminDeps): void {
     }
   };
   mountAdminSessions(http, api, { store: deps.sessions, signedIn: deps.signedIn });
+  mountAdminKnowledge(http, api, deps.knowledge ?? { store: undefined, indexer: undefined });
   mountAdminEvals(http, api, { store, dataDir: dataDirOf(config.DATABASE_URL), now });
   const noStore = (res: ServerResponse) => reply(res, 503, { error: 'This store keeps no run logs.' });
 

@@ -4,11 +4,12 @@
 import { drawCharts } from './admin-charts.js';
 import { $, dollars, el, getJson, getOk, ms, number, percent, person, table } from './admin-dom.js';
 import { showEvals, showRunEvals } from './admin-evals.js';
+import { showKnowledge } from './admin-knowledge.js';
 import { showRun } from './admin-run.js';
 import { showSessions } from './admin-sessions.js';
 
 const status = $('status');
-const views = ['overview', 'runs', 'run', 'settings', 'sessions', 'evals'];
+const views = ['overview', 'runs', 'run', 'settings', 'sessions', 'evals', 'knowledge'];
 
 function say(text) {
   status.textContent = text;
@@ -84,6 +85,7 @@ async function route() {
     else if (shown === 'run') showRunEvals(await showRun(arg, runLogDays), say);
     else if (shown === 'sessions') await showSessions(say);
     else if (shown === 'evals') await showEvals(say);
+    else if (shown === 'knowledge') await showKnowledge(say);
     else await showSettings();
     say('');
   } catch (err) {
