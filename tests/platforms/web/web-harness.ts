@@ -43,7 +43,13 @@ export async function startWebBed(
   const logger = createLogger({ level: 'silent', secrets: [] });
   const http = createHttpServer({ logger, readiness: () => [] });
   const adapter = createWebAdapter(
-    { config: test.config, assistant: test.core.assistant, logger, http, knowledgeBase: test.knowledge.indexer },
+    {
+      config: test.config,
+      assistant: test.core.assistant,
+      logger,
+      http,
+      knowledgeBase: test.knowledge.indexer,
+    },
     {
       announce: () => {},
       // As the app does: the conversations in the bot's own store.
