@@ -24,6 +24,7 @@ const SCENARIOS = [
   'admin-stats',
   'tracing',
   'injection',
+  'knowledge',
 ] as const;
 
 const args = process.argv.slice(2);
