@@ -244,8 +244,9 @@ describe.runIf(browserTestsRun())('the admin page in a real browser (Chromium)',
     await page.locator('#q').fill('6 * 7');
     await page.locator('#q').press('Enter');
     const row = page.locator('#run-list tbody tr', { hasText: 'What is 6 * 7?' });
+    // The unfiltered list holds the row too: wait for the search's list, not for the row.
+    await expect.poll(() => page.locator('#run-list tbody tr').count(), { timeout: 15_000 }).toBe(1);
     await row.waitFor();
-    expect(await page.locator('#run-list tbody tr').count()).toBe(1);
     expect(await row.locator('[data-tokens]').getAttribute('data-tokens')).toBe('348');
     // People by name: the signed-in one by the name they signed in with, their principal a hover away.
     const who = row.locator('td').nth(1).locator('span');
