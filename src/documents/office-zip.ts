@@ -13,8 +13,8 @@ export function officeParts(
   bytes: Uint8Array,
   wanted: (name: string) => boolean,
   maxUnpackedBytes: number,
-  /** Counts every part, wanted or not (for a check before another library unpacks the file). */
-  countAll?: (size: number) => number,
+  /** Counts every part against the cap, wanted or not (a check before another library unpacks the file). */
+  options: { countAll?: boolean } = {},
 ): Map<string, Uint8Array> {
   if (COMPOUND_FILE.every((b, i) => bytes[i] === b)) throw new DocumentError('it is password-protected');
   let declared = 0;
@@ -22,9 +22,8 @@ export function officeParts(
   try {
     files = unzipSync(bytes, {
       filter(file) {
-        const counted = countAll?.(file.originalSize);
-        if (counted === undefined && !wanted(file.name)) return false;
-        declared = counted ?? declared + file.originalSize;
+        if (!options.countAll && !wanted(file.name)) return false;
+        declared += file.originalSize;
         if (declared > maxUnpackedBytes) {
           throw new DocumentError(`it unpacks to more than ${Math.round(maxUnpackedBytes / 1_000_000)} MB`);
         }
@@ -40,16 +39,7 @@ export function officeParts(
 
 /** Refuses an Office file whose parts together declare more than `maxUnpackedBytes`, unpacking nothing. */
 export function checkOfficeZip(bytes: Uint8Array, maxUnpackedBytes: number): void {
-  let declared = 0;
-  officeParts(
-    bytes,
-    () => false,
-    maxUnpackedBytes,
-    (size) => {
-      declared += size;
-      return declared;
-    },
-  );
+  officeParts(bytes, () => false, maxUnpackedBytes, { countAll: true });
 }
 
 /** A part's XML as text. */

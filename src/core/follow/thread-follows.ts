@@ -30,9 +30,15 @@ export type FollowVerdict = 'answer' | 'acknowledge' | 'ignore';
 
 /** Threads the bot follows after answering there, and the manners of following. */
 export interface ThreadFollows {
-  /** The bot answered `asker` in the thread `key`: their next messages there need no mention. */
-  answered(key: string, asker: string): Promise<void>;
-  /** Decides about a person's message in a thread; another person speaking makes the bot stand back for good. */
+  /**
+   * The bot answered `asker` where these threads are (the one asked in, the answer's, its steps'): their next
+   * messages there need no mention. Never rejects: a store that fails is logged, and mentions still work.
+   */
+  answered(keys: readonly (string | undefined)[], asker: string): Promise<void>;
+  /**
+   * Decides about a person's message in a thread; another person speaking makes the bot stand back for good.
+   * Never rejects: a store that fails leaves the message unanswered (and says so in the log).
+   */
   consider(message: ThreadMessage): Promise<FollowVerdict>;
 }
 
@@ -65,21 +71,37 @@ export function createThreadFollows(deps: ThreadFollowsDeps): ThreadFollows {
   }
 
   return {
-    async answered(key, asker) {
+    async answered(keys, asker) {
       const at = now();
-      await store.followThread(key, asker, at, at - idle);
+      const threads = new Set(keys.filter((k): k is string => k !== undefined));
+      await Promise.all(
+        [...threads].map((key) =>
+          store
+            .followThread(key, asker, at, at - idle)
+            .catch((err: unknown) => logger.warn({ err, key }, 'could not follow a thread')),
+        ),
+      );
       sweep(at);
     },
     async consider(message) {
-      const thread = await store.followedThread(message.key);
-      if (!thread || thread.lastAt < now() - idle) return 'ignore';
-      if (thread.asker !== message.author) {
-        if (!thread.stoodBack) await store.standBack(message.key);
+      try {
+        return await decide(message);
+      } catch (err) {
+        logger.warn({ err }, 'could not check whether a thread is followed');
         return 'ignore';
       }
-      if (message.mentionsBot || thread.stoodBack || message.mentionsOthers) return 'ignore';
-      if (!(await deps.followsIn(message.settingsKey))) return 'ignore';
-      return message.acknowledgement ? 'acknowledge' : 'answer';
     },
   };
+
+  async function decide(message: ThreadMessage): Promise<FollowVerdict> {
+    const thread = await store.followedThread(message.key);
+    if (!thread || thread.lastAt < now() - idle) return 'ignore';
+    if (thread.asker !== message.author) {
+      if (!thread.stoodBack) await store.standBack(message.key);
+      return 'ignore';
+    }
+    if (message.mentionsBot || thread.stoodBack || message.mentionsOthers) return 'ignore';
+    if (!(await deps.followsIn(message.settingsKey))) return 'ignore';
+    return message.acknowledgement ? 'acknowledge' : 'answer';
+  }
 }

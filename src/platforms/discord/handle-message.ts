@@ -13,13 +13,7 @@ import { forwardedOf } from './forwarded.js';
 import { canThread, questionOf } from './intake.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
 import { replySurface } from './surfaces.js';
-import {
-  ACKNOWLEDGED,
-  considerFollowUp,
-  followAnswer,
-  followUpText,
-  threadMessageOf,
-} from './thread-follow.js';
+import { ACKNOWLEDGED, followUpText, threadMessageOf } from './thread-follow.js';
 
 /** Answers a mention or DM: typing, a placeholder reply, steps in a thread, the answer edited into the reply. */
 export async function handleMessage(message: Message, ctx: DiscordContext): Promise<void> {
@@ -27,7 +21,8 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
   let asked = questionOf(message, botId);
   const log = ctx.logger.child({ channel: message.channelId, message: message.id });
   // In a thread, every person's message is seen by following: another person speaking makes the bot stand back.
-  const verdict = await considerFollowUp(ctx.follows, threadMessageOf(message, botId, asked !== null), log);
+  const seen = threadMessageOf(message, botId, asked !== null);
+  const verdict = seen && ctx.follows ? await ctx.follows.consider(seen) : 'ignore';
   if (asked === null) {
     if (verdict === 'acknowledge') {
       await message
@@ -117,7 +112,7 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     // A thread started from the reply (its steps) has the reply's id.
     const steps = canThread(message) ? conversationKey(message.guildId, reply.id) : undefined;
     const keys = [message.channel.isThread() ? key : undefined, steps];
-    await followAnswer(ctx.follows, { keys, principal: asker.principal }, log);
+    await ctx.follows?.answered(keys, asker.principal);
   }
 }
 

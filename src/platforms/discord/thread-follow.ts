@@ -1,6 +1,5 @@
 import { cleanContent, type Message } from 'discord.js';
-import type { ThreadFollows, ThreadMessage } from '../../core/follow/thread-follows.js';
-import type { Logger } from '../../core/logger.js';
+import type { ThreadMessage } from '../../core/follow/thread-follows.js';
 import { isAcknowledgement } from '../shared/acknowledgement.js';
 import { messageAsker } from './asker.js';
 import { conversationKey, settingsKeyOf } from './conversation.js';
@@ -40,34 +39,4 @@ export function followUpText(message: Message): string {
   return cleanContent(message.content, message.channel)
     .replace(/[ \t]+/g, ' ')
     .trim();
-}
-
-/** Decides about a message in a thread; a store that fails leaves the message unanswered (and says so in the log). */
-export async function considerFollowUp(
-  follows: ThreadFollows | undefined,
-  seen: ThreadMessage | undefined,
-  logger: Logger,
-): Promise<'answer' | 'acknowledge' | 'ignore'> {
-  if (!follows || !seen) return 'ignore';
-  return follows.consider(seen).catch((err: unknown) => {
-    logger.warn({ err }, 'could not check whether a thread is followed');
-    return 'ignore' as const;
-  });
-}
-
-/** After an answer in a server: the thread it was asked in and the thread of its steps are followed for the asker. */
-export async function followAnswer(
-  follows: ThreadFollows | undefined,
-  answered: { keys: readonly (string | undefined)[]; principal: string },
-  logger: Logger,
-): Promise<void> {
-  if (!follows) return;
-  const keys = new Set(answered.keys.filter((k): k is string => k !== undefined));
-  await Promise.all(
-    [...keys].map((key) =>
-      follows
-        .answered(key, answered.principal)
-        .catch((err: unknown) => logger.warn({ err, key }, 'could not follow a thread')),
-    ),
-  );
 }

@@ -200,10 +200,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     const seen = threadMessageOf(message, delivery.teamId, delivery.botUserId);
     if (!seen) return;
     work.run('a Slack thread reply', async () => {
-      const verdict = await follows.consider(seen).catch((err: unknown) => {
-        logger.warn({ err }, 'could not check whether a thread is followed');
-        return 'ignore' as const;
-      });
+      const verdict = await follows.consider(seen);
       if (verdict === 'answer') accept(message, delivery, client);
       else if (verdict === 'acknowledge') {
         await acknowledge(client, message, logger);

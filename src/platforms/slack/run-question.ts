@@ -17,7 +17,7 @@ import { withSessionStatus } from './session-renderer.js';
 import type { RunSession, SessionStatuses } from './session-status.js';
 import type { StreamBudget } from './stream-budget.js';
 import { channelType, type StreamingSupport } from './streaming-support.js';
-import { followAnswer } from './thread-follow.js';
+import { answeredThreads } from './thread-follow.js';
 import type { UserDirectory } from './user-names.js';
 
 /** A question ready to run: who asked what, in which conversation, and where the answer goes. */
@@ -204,7 +204,7 @@ export async function runQuestion(
       // question's thread when streamed natively, which no follow-up can be the parent of: a harmless row).
       const { threadTs } = question.place;
       const timestamps = threadTs ? [threadTs] : [question.questionTs, ts];
-      await followAnswer(deps.follows, { teamId: question.teamId, channel, principal, timestamps }, logger);
+      await deps.follows?.answered(answeredThreads(question.teamId, channel, timestamps), principal);
     }
   }
   return renderer.delivered();

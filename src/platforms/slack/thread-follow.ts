@@ -1,5 +1,5 @@
 import type { webApi } from '@slack/bolt';
-import type { ThreadFollows, ThreadMessage } from '../../core/follow/thread-follows.js';
+import type { ThreadMessage } from '../../core/follow/thread-follows.js';
 import { slackPrincipal } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
 import { isAcknowledgement } from '../shared/acknowledgement.js';
@@ -51,31 +51,15 @@ export function threadMessageOf(
 }
 
 /**
- * After an answer in a channel (not a DM, where every message is a question anyway): the threads a follow-up
- * could come in are followed for the asker — the question's thread (or the one it was asked in) and the
- * answer's own, where its steps are.
+ * The threads a follow-up to an answer in a channel could come in: the question's (or the one it was asked
+ * in) and the answer's own, where its steps are.
  */
-export async function followAnswer(
-  follows: ThreadFollows | undefined,
-  answered: {
-    teamId: string;
-    channel: string;
-    principal: string;
-    timestamps: readonly (string | undefined)[];
-  },
-  logger: Logger,
-): Promise<void> {
-  if (!follows) return;
-  const keys = new Set(
-    answered.timestamps.flatMap((ts) => (ts ? [conversationKey(answered.teamId, answered.channel, ts)] : [])),
-  );
-  await Promise.all(
-    [...keys].map((key) =>
-      follows
-        .answered(key, answered.principal)
-        .catch((err: unknown) => logger.warn({ err, key }, 'could not follow a thread')),
-    ),
-  );
+export function answeredThreads(
+  teamId: string,
+  channel: string,
+  timestamps: readonly (string | undefined)[],
+): string[] {
+  return timestamps.flatMap((ts) => (ts ? [conversationKey(teamId, channel, ts)] : []));
 }
 
 /** Reacts to a thanks or ok instead of answering it; a reaction already there (another replica's) is fine. */

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ThreadFollowStore } from '../../core/ports/thread-follow-store.js';
 import { type FollowRow, followedThreadOf } from '../follow-rows.js';
+import { sqliteRunner } from './sqlite-run.js';
 import type { FailWith } from './sqlite-usage.js';
 
 /** Followed threads in SQLite. */
@@ -17,13 +18,7 @@ export function sqliteFollows(db: Database.Database, fail: FailWith): ThreadFoll
   );
   const standBack = db.prepare<[string]>('UPDATE followed_threads SET stood_back = 1 WHERE key = ?');
   const forget = db.prepare<[number]>('DELETE FROM followed_threads WHERE last_at < ?');
-  const run = <T>(what: string, work: () => T): Promise<T> => {
-    try {
-      return Promise.resolve(work());
-    } catch (err) {
-      return Promise.reject(fail(what, err));
-    }
-  };
+  const run = sqliteRunner(fail);
   return {
     followThread: (key, asker, at, freshSince) =>
       run('follow a thread', () => {

@@ -9,6 +9,7 @@ import {
   knowledgeHitOf,
 } from '../knowledge-rows.js';
 import { ftsQuery } from './sqlite-archive.js';
+import { sqliteRunner } from './sqlite-run.js';
 import type { FailWith } from './sqlite-usage.js';
 
 /** The knowledge base in SQLite: passages searched with FTS5 (trigram, as recall), ranked by bm25. */
@@ -51,12 +52,21 @@ export function sqliteKnowledge(db: Database.Database, fail: FailWith): Knowledg
     dropScopePassages.run(scope);
     return dropScope.run(scope).changes;
   });
-  const run = <T>(what: string, work: () => T): Promise<T> => {
-    try {
-      return Promise.resolve(work());
-    } catch (err) {
-      return Promise.reject(fail(what, err));
+  const run = sqliteRunner(fail);
+  // One statement per number of scopes (the knowledge base, a channel, or both), prepared once.
+  const searches = new Map<number, Database.Statement<unknown[], KnowledgeHitRow>>();
+  const searchIn = (scopes: number) => {
+    let statement = searches.get(scopes);
+    if (!statement) {
+      statement = db.prepare<unknown[], KnowledgeHitRow>(
+        `SELECT p.scope, p.path, p.heading, p.page, p.text
+           FROM knowledge_fts JOIN knowledge_passages p ON p.id = knowledge_fts.rowid
+          WHERE knowledge_fts MATCH ? AND p.scope IN (${Array(scopes).fill('?').join(', ')})
+          ORDER BY bm25(knowledge_fts, 2.0, 1.0), p.id LIMIT ?`,
+      );
+      searches.set(scopes, statement);
     }
+    return statement;
   };
   return {
     putKnowledgeFile: (file, passages) => run('index a document', () => put(file, passages)),
@@ -67,15 +77,7 @@ export function sqliteKnowledge(db: Database.Database, fail: FailWith): Knowledg
       run('search documents', () => {
         const match = ftsQuery(query);
         if (!match || scopes.length === 0 || limit < 1) return [];
-        const placeholders = scopes.map(() => '?').join(', ');
-        const rows = db
-          .prepare<unknown[], KnowledgeHitRow>(
-            `SELECT p.scope, p.path, p.heading, p.page, p.text
-               FROM knowledge_fts JOIN knowledge_passages p ON p.id = knowledge_fts.rowid
-              WHERE knowledge_fts MATCH ? AND p.scope IN (${placeholders})
-              ORDER BY bm25(knowledge_fts, 2.0, 1.0), p.id LIMIT ?`,
-          )
-          .all(match, ...scopes, limit);
+        const rows = searchIn(scopes.length).all(match, ...scopes, limit);
         return rows.map(knowledgeHitOf);
       }),
   };

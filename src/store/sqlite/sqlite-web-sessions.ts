@@ -6,6 +6,7 @@ import {
   webSessionOf,
   webSessionValues,
 } from '../web-session-rows.js';
+import { sqliteRunner } from './sqlite-run.js';
 import type { FailWith } from './sqlite-usage.js';
 
 /** The web session half of the SQLite store. */
@@ -30,13 +31,7 @@ export function sqliteWebSessions(db: Database.Database, fail: FailWith): WebSes
   const expire = db.prepare<[number, number]>(
     'DELETE FROM web_sessions WHERE last_seen < ? OR created_at < ?',
   );
-  const run = <T>(what: string, work: () => T): Promise<T> => {
-    try {
-      return Promise.resolve(work());
-    } catch (err) {
-      return Promise.reject(fail(what, err));
-    }
-  };
+  const run = sqliteRunner(fail);
   return {
     createWebSession: (s) => run('start a web session', () => void insert.run(...webSessionValues(s))),
     webSession: (id) =>
