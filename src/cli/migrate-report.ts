@@ -18,11 +18,11 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   archive_fts_data: SEARCH,
   archive_fts_docsize: SEARCH,
   archive_fts_idx: SEARCH,
-  knowledge_fts: KNOWLEDGE_SEARCH,
-  knowledge_fts_config: KNOWLEDGE_SEARCH,
-  knowledge_fts_data: KNOWLEDGE_SEARCH,
-  knowledge_fts_docsize: KNOWLEDGE_SEARCH,
-  knowledge_fts_idx: KNOWLEDGE_SEARCH,
+  knowledge_words: KNOWLEDGE_SEARCH,
+  knowledge_words_config: KNOWLEDGE_SEARCH,
+  knowledge_words_data: KNOWLEDGE_SEARCH,
+  knowledge_words_docsize: KNOWLEDGE_SEARCH,
+  knowledge_words_idx: KNOWLEDGE_SEARCH,
   sqlite_sequence: "SQLite's id counters: Postgres numbers new rows itself",
 };
 

@@ -16,10 +16,14 @@ export interface KnowledgeFileRow {
   shared_by: string | null;
 }
 
+/** The columns of a passage as a search returns it. */
+export const KNOWLEDGE_HIT_COLUMNS = 'scope, path, ordinal, heading, page, text';
+
 /** A passage row as a search returns it. */
 export interface KnowledgeHitRow {
   scope: string;
   path: string;
+  ordinal: number;
   heading: string | null;
   page: number | null;
   text: string;
@@ -58,8 +62,21 @@ export function knowledgeHitOf(row: KnowledgeHitRow): KnowledgeHit {
   return {
     scope: row.scope,
     path: row.path,
+    ordinal: Number(row.ordinal),
     ...(row.heading ? { heading: row.heading } : {}),
     ...(row.page !== null && row.page !== undefined ? { page: Number(row.page) } : {}),
     text: row.text,
   };
+}
+
+/** An embedding as stored: its 32-bit floats' bytes, little-endian as every platform Node runs on. */
+export function embeddingBytes(embedding: Float32Array): Buffer {
+  return Buffer.from(embedding.buffer, embedding.byteOffset, embedding.byteLength);
+}
+
+/** The embedding stored bytes hold (copied, so it is aligned and owns its memory). */
+export function embeddingOf(bytes: Uint8Array): Float32Array {
+  const copy = new Uint8Array(bytes.byteLength);
+  copy.set(bytes);
+  return new Float32Array(copy.buffer, 0, Math.floor(bytes.byteLength / 4));
 }

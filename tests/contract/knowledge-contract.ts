@@ -44,6 +44,7 @@ export function knowledgeContract(name: string, open: () => Promise<StoreFixture
       expect(hits[0]).toEqual({
         scope: BASE_SCOPE,
         path: 'handbook/oncall.md',
+        ordinal: 0,
         heading: 'Rotation',
         text: 'On-call swaps need the manager’s approval two days ahead.',
       });
@@ -53,6 +54,7 @@ export function knowledgeContract(name: string, open: () => Promise<StoreFixture
         {
           scope: BASE_SCOPE,
           path: 'policies/travel.pdf',
+          ordinal: 0,
           page: 3,
           text: 'Hotels are paid up to 150 EUR a night.',
         },
@@ -88,6 +90,67 @@ export function knowledgeContract(name: string, open: () => Promise<StoreFixture
       expect(await f.store.forgetKnowledgeScope('slack:T1:C1')).toBe(1);
       expect(await f.store.searchKnowledge(['slack:T1:C1'], 'launch', 5)).toEqual([]);
       expect((await f.store.knowledgeFiles('slack:T1:C1')).length).toBe(0);
+    });
+
+    it('finds the passage with a rare word among thousands that share the common ones', async () => {
+      const common = Array.from({ length: 4500 }, (_, i) => ({
+        heading: `Part ${i}`,
+        text: `The travel policy says the team review happens weekly, item ${i}.`,
+      }));
+      common.splice(4321, 0, {
+        heading: 'Part rare',
+        text: 'The travel policy says the team review of project Zanzibar happens monthly.',
+      });
+      await f.store.putKnowledgeFile(file(BASE_SCOPE, 'bulk/policy.md', common.length), common);
+      const hits = await f.store.searchKnowledge([BASE_SCOPE], 'travel policy review zanzibar', 3);
+      expect(hits[0]?.heading).toBe('Part rare');
+      const everywhere = await f.store.searchKnowledge([BASE_SCOPE], 'travel policy review', 3);
+      expect(everywhere).toHaveLength(3);
+      const unknownWord = await f.store.searchKnowledge([BASE_SCOPE], 'travel policy xylophonic', 3);
+      expect(unknownWord).toHaveLength(3);
+    });
+
+    it('keeps embeddings per model, marks their files changed, and forgets them with the passages', async () => {
+      const vector = (...v: number[]) => new Float32Array(v);
+      const waiting = await f.store.passagesToEmbed('m1', 10);
+      expect(waiting.map((p) => [p.path, p.ordinal, p.heading])).toEqual(
+        expect.arrayContaining([
+          ['handbook/oncall.md', 0, 'Rotation'],
+          ['handbook/oncall.md', 1, 'Escalation'],
+          ['policies/travel.pdf', 0, undefined],
+        ]),
+      );
+      expect(waiting).toHaveLength(4);
+      const before = (await f.store.knowledgeFiles(BASE_SCOPE)).find((k) => k.path === 'handbook/oncall.md');
+      await f.store.putEmbeddings(
+        'm1',
+        [
+          { scope: BASE_SCOPE, path: 'handbook/oncall.md', ordinal: 1, embedding: vector(0.5, -1.25, 3) },
+          { scope: BASE_SCOPE, path: 'handbook/oncall.md', ordinal: 0, embedding: vector(1, 2, 3) },
+          { scope: BASE_SCOPE, path: 'gone.md', ordinal: 0, embedding: vector(9, 9, 9) },
+        ],
+        T,
+      );
+      const after = (await f.store.knowledgeFiles(BASE_SCOPE)).find((k) => k.path === 'handbook/oncall.md');
+      expect(after!.indexedAt).toBeGreaterThan(before!.indexedAt);
+      const kept = await f.store.knowledgeEmbeddings(BASE_SCOPE, 'handbook/oncall.md', 'm1');
+      expect(kept.map((e) => [e.ordinal, [...e.embedding]])).toEqual([
+        [0, [1, 2, 3]],
+        [1, [0.5, -1.25, 3]],
+      ]);
+      expect(await f.store.knowledgeEmbeddings(BASE_SCOPE, 'handbook/oncall.md', 'm2')).toEqual([]);
+      expect((await f.store.passagesToEmbed('m1', 10)).map((p) => p.path).sort()).toEqual([
+        'policies/travel.pdf',
+        'secret-plan.pdf',
+      ]);
+      expect((await f.store.passagesToEmbed('m2', 10)).length).toBe(4);
+      const read = await f.store.knowledgePassages([
+        { scope: BASE_SCOPE, path: 'handbook/oncall.md', ordinal: 1 },
+        { scope: BASE_SCOPE, path: 'handbook/oncall.md', ordinal: 7 },
+      ]);
+      expect(read.map((h) => h.heading)).toEqual(['Escalation']);
+      await f.store.putKnowledgeFile(file(BASE_SCOPE, 'handbook/oncall.md', 1), [{ text: 'New text.' }]);
+      expect(await f.store.knowledgeEmbeddings(BASE_SCOPE, 'handbook/oncall.md', 'm1')).toEqual([]);
     });
   });
 }

@@ -29,12 +29,28 @@ export interface KnowledgeFile {
 export interface KnowledgeHit {
   scope: string;
   path: string;
+  /** Its place in the file (0 first): with scope and path, which passage it is. */
+  ordinal: number;
   heading?: string | undefined;
   page?: number | undefined;
   text: string;
 }
 
-/** Where documents' passages are kept and searched (full text in both engines). */
+/** Which passage: its file (scope and path) and its place in it. */
+export type PassageRef = Pick<KnowledgeHit, 'scope' | 'path' | 'ordinal'>;
+
+/** A passage waiting for its embedding. */
+export interface PassageToEmbed extends PassageRef {
+  heading?: string | undefined;
+  text: string;
+}
+
+/** A passage's embedding, as made by one model. */
+export interface PassageEmbedding extends PassageRef {
+  embedding: Float32Array;
+}
+
+/** Where documents' passages are kept and searched (full text in both engines, embeddings kept for the caller). */
 export interface KnowledgeStore {
   /** Replaces everything kept of the file (its record and passages) at once; no reader sees half of it. */
   putKnowledgeFile(file: KnowledgeFile, passages: readonly PassageInput[]): Promise<void>;
@@ -46,4 +62,15 @@ export interface KnowledgeStore {
   knowledgeFiles(scope: string): Promise<KnowledgeFile[]>;
   /** The passages of these scopes matching `query` best, at most `limit`. */
   searchKnowledge(scopes: readonly string[], query: string, limit: number): Promise<KnowledgeHit[]>;
+  /** These passages (those still kept), in no particular order. */
+  knowledgePassages(refs: readonly PassageRef[]): Promise<KnowledgeHit[]>;
+  /** Up to `limit` passages with no embedding by `model` (none yet, or another model's). */
+  passagesToEmbed(model: string, limit: number): Promise<PassageToEmbed[]>;
+  /**
+   * Keeps embeddings made by `model` for passages still there (one whose file changed meanwhile is left) and
+   * marks their files indexed now, so readers of `knowledgeFiles` see them change.
+   */
+  putEmbeddings(model: string, embeddings: readonly PassageEmbedding[], at: number): Promise<void>;
+  /** The embeddings by `model` of a file's passages (those that have one). */
+  knowledgeEmbeddings(scope: string, path: string, model: string): Promise<PassageEmbedding[]>;
 }

@@ -2,6 +2,7 @@ import { isIdentifierLike, searchTerms, termWords } from '../../core/memory/reca
 import type { ArchivedTurn, ArchiveStore } from '../../core/ports/archive-store.js';
 import type { NotesStore, StoredNote } from '../../core/ports/notes-store.js';
 import type { PostgresDb } from './postgres-db.js';
+import { lexemeNarrowing } from './postgres-narrowing.js';
 
 const ARCHIVE_COLUMNS = 'id, key, author, principal, question, answer, created_at AS "createdAt"';
 const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS "createdAt", instruction, local';
@@ -24,11 +25,6 @@ const searchSql = (substring: string) =>
              + 0.1 * (SELECT count(*) FROM unnest($6::text[]) p WHERE ${BODY} ILIKE p) DESC,
              created_at DESC, id DESC
     LIMIT $7`;
-
-/** Share of a table the rare terms of a query may match together before commoner ones stop narrowing it. */
-export const NARROW_SHARE = 0.05;
-/** How long the lexeme statistics (pg_stats, kept by ANALYZE) are reused. */
-const STATS_MS = 5 * 60_000;
 
 /** A query's terms as tsquery pieces: each term's words (letters and digits only, so never syntax) as a phrase. */
 export function tsTerms(query: string): string[] {
@@ -68,52 +64,7 @@ export function postgresArchive(db: PostgresDb): Omit<ArchiveStore, 'forgetPerso
     return trigram;
   };
 
-  // The most common lexemes of the archive and the share of turns holding each (pg_stats, after ANALYZE).
-  let stats: { at: number; freq: Promise<Map<string, number>> } | undefined;
-  const commonLexemes = () => {
-    if (!stats || Date.now() - stats.at > STATS_MS) {
-      const freq = db
-        .query<{ e: string[] | null; f: number[] | null }>(
-          'read the archive statistics',
-          `SELECT most_common_elems::text::text[] AS e, most_common_elem_freqs::float8[] AS f FROM pg_stats
-            WHERE schemaname = current_schema() AND tablename = 'archive' AND attname = 'search'`,
-        )
-        .then(({ rows }) => new Map((rows[0]?.e ?? []).map((e, i) => [e, rows[0]?.f?.[i] ?? 0])))
-        .catch(() => new Map<string, number>());
-      stats = { at: Date.now(), freq };
-    }
-    return stats.freq;
-  };
-
-  /**
-   * The terms a search must match one of: the rarest, together in at most NARROW_SHARE of the turns, so
-   * ts_rank is computed over few rows; every term still counts for the rank. All of them when the
-   * statistics know none as common.
-   */
-  const narrowed = async (terms: string[]): Promise<string[]> => {
-    if (terms.length < 2) return terms;
-    const freq = await commonLexemes();
-    if (freq.size === 0) return terms;
-    const { rows } = await db.query<{ lexemes: string[] }>(
-      'read the query words',
-      "SELECT array(SELECT unnest(tsvector_to_array(to_tsvector('english', t)))) AS lexemes FROM unnest($1::text[]) t",
-      [terms.map((t) => t.replace(/[()<>-]/g, ' '))],
-    );
-    const share = (i: number) => {
-      const lexemes = rows[i]?.lexemes ?? [];
-      // A stop word alone has no lexeme: it would match nothing, so it narrows nothing either.
-      return lexemes.length === 0 ? 1 : Math.min(...lexemes.map((l) => freq.get(l) ?? 0));
-    };
-    const ranked = terms.map((t, i) => ({ t, n: share(i) })).sort((a, b) => a.n - b.n);
-    const rare: string[] = [];
-    let total = 0;
-    for (const { t, n } of ranked) {
-      if (rare.length > 0 && total + n > NARROW_SHARE) break;
-      rare.push(t);
-      total += n;
-    }
-    return rare;
-  };
+  const narrowed = lexemeNarrowing(db, 'archive');
 
   return {
     async searchArchive(s) {

@@ -7,6 +7,7 @@ import {
   KNOWLEDGE_PASSAGE_KEY,
   KNOWLEDGE_PASSAGES,
   SQLITE_KNOWLEDGE_SEARCH,
+  SQLITE_KNOWLEDGE_WORDS,
 } from './knowledge-tables.js';
 import { WEB_CHAT_RUNS, WEB_CHATS } from './memory-tables.js';
 import { RECALL_MIGRATION } from './recall-migration.js';
@@ -82,4 +83,14 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
   migration(FOLLOWED_THREADS),
   // 18: documents for search_knowledge (KNOWLEDGE_DIR and files shared in channels) and their passages.
   migration(KNOWLEDGE_FILES, KNOWLEDGE_PASSAGES, KNOWLEDGE_PASSAGE_KEY, { sqlite: SQLITE_KNOWLEDGE_SEARCH }),
+  // 19: SQLite's knowledge search by word rather than by trigram (its passages are re-indexed on open), and
+  // each passage's embedding (EMBEDDINGS_MODEL) with the model that made it.
+  migration(
+    { sqlite: SQLITE_KNOWLEDGE_WORDS },
+    {
+      sqlite: 'ALTER TABLE knowledge_passages ADD COLUMN embedding BLOB;',
+      postgres: 'ALTER TABLE knowledge_passages ADD COLUMN embedding BYTEA;',
+    },
+    'ALTER TABLE knowledge_passages ADD COLUMN embedding_model TEXT;',
+  ),
 ];

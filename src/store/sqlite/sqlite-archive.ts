@@ -3,6 +3,7 @@ import type { StorageError } from '../../core/errors.js';
 import { searchTerms, substringStem } from '../../core/memory/recall-query.js';
 import type { ArchivedTurn, ArchiveStore } from '../../core/ports/archive-store.js';
 import type { NotesStore, StoredNote } from '../../core/ports/notes-store.js';
+import { trigramFrequency } from './trigram-frequency.js';
 
 const ARCHIVE_COLUMNS = 'a.id, a.key, a.author, a.principal, a.question, a.answer, a.created_at AS createdAt';
 const NOTE_COLUMNS = 'id, key, subject, text, author, created_at AS createdAt, instruction, local';
@@ -62,23 +63,7 @@ export function sqliteArchive(
   db: Database.Database,
   fail: (what: string, err: unknown) => StorageError,
 ): Omit<ArchiveStore, 'forgetPerson'> & NotesStore {
-  // The index's own vocabulary (trigrams and the turns holding each), for estimating how common a term is.
-  db.exec(
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.archive_vocab USING fts5vocab(main, 'archive_fts', 'row')",
-  );
-  const trigramDocs = db.prepare<[string], { doc: number }>(
-    'SELECT doc FROM temp.archive_vocab WHERE term = ?',
-  );
-  // A term is in at most as many turns as its rarest trigram.
-  const frequency = (term: string): number => {
-    const chars = [...term];
-    let least = Number.POSITIVE_INFINITY;
-    for (let i = 0; i + 3 <= chars.length; i++) {
-      least = Math.min(least, trigramDocs.get(chars.slice(i, i + 3).join(''))?.doc ?? 0);
-      if (least === 0) break;
-    }
-    return least;
-  };
+  const frequency = trigramFrequency(db, 'archive_fts');
   const search = db.prepare<
     { match: string; key: string; from: number; to: number; speaker: string | null; limit: number },
     ArchivedTurn
