@@ -3,15 +3,16 @@
  * rounds, each from sources not used before, and scored before the parser was changed. Round 1 (issue 32)
  * scored 40/42 before its fixes and 41/42 after; round 2 (issue 43) scored 45/50 before and 49/50 after (two
  * of the four it gained, tool names holding a colon and LangChain's `AI:` answers, were fixed after their
- * misses were seen, so its first score is the fair one); round 3 (issue 43) scored 45/45 before any change. The
- * floors only ever go up.
+ * misses were seen, so its first score is the fair one); round 3 (issue 43) scored 45/45 before any change; round 4
+ * (issue 43, small local models) scored 16/19 before any change and 18/19 after (code in the Action, prose
+ * settling the action to take). The floors only ever go up.
  */
 import { describe, expect, it } from 'vitest';
 import { parseReactOutput } from '../../../src/core/agent/react-parser.js';
 import { loadHoldout, percent, scoreCorpus } from './react-corpus.js';
 
 /** Correct readings per round when its floor was last raised. */
-const FLOORS: Record<number, [number, number]> = { 1: [41, 42], 2: [49, 50], 3: [45, 45] };
+const FLOORS: Record<number, [number, number]> = { 1: [41, 42], 2: [49, 50], 3: [45, 45], 4: [18, 19] };
 
 const holdout = loadHoldout();
 

@@ -12,6 +12,9 @@ import { sectionText } from './section.js';
 import { invalid, type ReactStep } from './step.js';
 import { matchTool } from './tool-name.js';
 
+/** An Action that is one inline code span and nothing else. */
+const CODE_SPAN_RE = /^`[^`\n]+`$/;
+
 /** Most label-like keys one Action Input may hold: bounds the pulls, which keeps the parse linear. */
 const MAX_INPUT_KEYS = 64;
 
@@ -66,6 +69,10 @@ export function actionStep(
       tool = matchTool(call.tool, toolNames)!;
       input = call.inline ?? {};
     }
+  }
+  // `Action: \`print(df.shape)\`` with no input: code the model wants run, in no tool's name, is no call.
+  if (!inputLabel && CODE_SPAN_RE.test(actionText.trim()) && !matchTool(tool, toolNames)) {
+    return invalid(thought, 'Action holds code, not a tool name');
   }
   const outside = `${thought ?? ''}\n${actionText.split(/[([{:\n]/, 1)[0]}`;
   if (escapesMarkdown(outside)) input = unescapeInput(input);

@@ -21,6 +21,12 @@ const INTENT_RE =
 /** The same in Chinese: 我将 / 我会 / 我需要 / 让我 / 接下来 at the start of a sentence. */
 const INTENT_ZH_RE = /^(?:[^，,。]{0,20}[，,])?(?:我将|我会|我需要|我要|让我|接下来我?|下一步)/;
 
+/**
+ * A sentence that settles the format's own choice in the third person ("the best action to take is to search…",
+ * "the tool to use is…"): a decision about a step, not an answer.
+ */
+const DECISION_RE = /\b(?:action|tool)s? to (?:take|use|call)\b[^.!?]{0,60}?\b(?:is|are|would be)\b/i;
+
 /** Sentence ends (Latin and CJK), bounded to the text's first and last few thousand characters. */
 const SENTENCE_END_RE = /[.!?。！？]+["'”’)]*(?:\s+|$)|\n+/;
 
@@ -39,7 +45,7 @@ function sentences(text: string): string[] {
 /** Whether one sentence states an intention to act. */
 export function isIntent(sentence: string): boolean {
   const s = sentence.slice(0, 200);
-  return INTENT_RE.test(s) || INTENT_ZH_RE.test(s);
+  return INTENT_RE.test(s) || INTENT_ZH_RE.test(s) || DECISION_RE.test(s);
 }
 
 /** What the sentences of a prose reply announce. */
