@@ -126,6 +126,19 @@ describe('the web chat: a file sent with a question', () => {
     expect(listed).not.toContain('setup.exe');
   });
 
+  it('sends an image to a vision model, in the same request as the question', async () => {
+    bed = await startWebBed({ LLM_VISION: 'true' });
+    const { fake } = bed.test;
+    const ann = user();
+    fake.script({ content: 'A tiny image.' });
+    const run = await ann.askWith('what is this?', { name: 'dot.png', type: 'image/png', bytes: PNG });
+    expect(run.answer).toBe('A tiny image.');
+    expect(fake.requests.at(-1)!.body.messages.at(-1)!.content).toEqual([
+      { type: 'text', text: expect.stringMatching(/what is this\?$/) },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` } },
+    ]);
+  });
+
   it('refuses an oversized file (413, in a sentence), a form from elsewhere, two files, and a file with a command', async () => {
     bed = await startWebBed({ DOCUMENT_MAX_BYTES: '6000000' });
     const ann = user();
@@ -181,3 +194,9 @@ describe('the web chat: a file sent with a question', () => {
     expect(bed.test.fake.requests).toHaveLength(0);
   });
 });
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
