@@ -93,6 +93,9 @@ describe('the web chat: a file sent with a question', () => {
     const snapshot = await feed.next((e) => e.event === 'conversation');
     const runs = (snapshot.data as { runs: { question: string; files?: string[] }[] }).runs;
     expect(runs[0]).toMatchObject({ question: 'what does the budget say?', files: ['budget.docx'] });
+    // Resetting the chat forgets its files.
+    await reloaded.command('/reset');
+    expect(await reloaded.command('/knowledge list')).toContain('No files shared here are kept.');
   });
 
   it('a file sent alone is looked at; an encrypted or unknown file is one sentence under the answer', async () => {
