@@ -24,6 +24,7 @@ import { createMetrics } from './metrics/create-metrics.js';
 import { createConsoleChat } from './platforms/console/console-chat.js';
 import { platformCheck } from './platforms/readiness-check.js';
 import { enabledPlatforms, PLATFORMS } from './platforms/registry.js';
+import { documentLimits } from './platforms/shared/read-document.js';
 import type { PlatformAdapter } from './platforms/types.js';
 import { createHttpServer, type ReadinessCheck } from './server/http-server.js';
 import { createStore } from './store/create-store.js';
@@ -152,6 +153,12 @@ async function main(): Promise<void> {
           tty: Boolean(process.stdin.isTTY && process.stdout.isTTY),
           author: safeUserName(),
           logger,
+          files: {
+            maxBytes: config.ATTACHMENT_MAX_BYTES,
+            documents: documentLimits(config.ATTACHMENT_MAX_TOKENS, config.DOCUMENT_MAX_BYTES),
+            logger,
+          },
+          knowledge: knowledge.channel,
         })
       : undefined;
   if (chat) adapters.push(chat);

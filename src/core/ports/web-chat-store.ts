@@ -9,6 +9,8 @@ export interface WebChatStep {
 export interface WebChatRun {
   id: string;
   question: string;
+  /** The names of the files sent with the question. */
+  files?: string[] | undefined;
   /** How the run ended: `final`, `failed` or `cancelled`. */
   phase: string;
   steps: WebChatStep[];

@@ -5,15 +5,18 @@ import { ShutdownAbort } from '../../core/errors.js';
 import type { Asker } from '../../core/governance/asker.js';
 import { consolePrincipal } from '../../core/governance/principal.js';
 import type { Logger } from '../../core/logger.js';
+import { type ChannelKnowledge, sharedInto } from '../../knowledge/channel-knowledge.js';
 import { formatSettingsOutcome } from '../shared/format-settings.js';
 import { formatMemoryReport } from '../shared/format-step.js';
 import { formatToolsReport } from '../shared/format-tools.js';
 import { formatUsageReport } from '../shared/format-usage.js';
+import type { FileLimits } from '../shared/read-file-bytes.js';
 import { askAndRender } from '../shared/run-renderer.js';
 import { approvalsArgs, parseSettingsText } from '../shared/settings-command.js';
 import { stepsShown } from '../shared/steps-shown.js';
 import type { PlatformAdapter } from '../types.js';
 import { askKeptApprovals, withApprovalPrompts } from './console-approvals.js';
+import { createConsoleAttachments } from './console-attach.js';
 import { createConsoleRenderer } from './console-renderer.js';
 import { consoleSystemRunDelivery } from './console-system-runs.js';
 import { createLineFeed } from './line-feed.js';
@@ -33,6 +36,10 @@ export interface ConsoleChatOptions {
   logger: Logger;
   /** Conversation key; defaults to {@link CONSOLE_KEY}. */
   key?: string;
+  /** How `/attach` reads a file (ATTACHMENT_MAX_BYTES, DOCUMENT_MAX_BYTES); unset: files cannot be attached. */
+  files?: FileLimits | undefined;
+  /** Where attached files are kept for this chat's `search_knowledge`; unset: they are not kept. */
+  knowledge?: ChannelKnowledge | undefined;
 }
 
 /** The terminal chat; `finished` resolves when input ends and the last answer is out. */
@@ -54,7 +61,9 @@ const HELP =
   'Commands: /reset forgets this chat, /memory shows what is remembered, /memory notes lists the notes ' +
   '(/memory remember <text>, /memory forget <n>, /memory forget-me), /usage shows what was spent, ' +
   '/tools lists the tools, /settings shows or changes the settings, /schedule list|cancel <id>|add "<when>" ' +
-  '<question> manages reminders, /quit exits.';
+  '<question> manages reminders, /attach <path> sends a file (PDF, Word, PowerPoint, Excel, HTML, Markdown, ' +
+  'text, image) with your next question and /detach drops it, /knowledge list|forget <file> the files kept ' +
+  'here, /quit exits.';
 
 /** A terminal chat: one message per line; `/reset`, `/memory [notes|remember|forget|forget-me]`, `/usage`, `/tools`, `/settings …`, `/help`, `/quit`. */
 export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
@@ -87,6 +96,7 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
   let failures = 0;
   let lines = 0;
   const stopping = new AbortController();
+  const attached = options.files ? createConsoleAttachments(options.files) : undefined;
 
   const prompts = {
     assistant,
@@ -147,6 +157,22 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
           : 'No documents or shared files are kept by this bot.',
       );
     }
+    const attachArgs = /^\/attach(?:\s+([\s\S]*))?$/i.exec(text);
+    if (attachArgs || /^\/detach$/i.test(text)) {
+      if (!attached) {
+        failures++;
+        write('Files cannot be attached here.\n');
+        return true;
+      }
+      if (!attachArgs) write(`${attached.clear()}\n`);
+      else if (!attachArgs[1]?.trim()) write(`${attached.list()}\n`);
+      else {
+        const added = await attached.add(attachArgs[1]);
+        if (!added.ok) failures++;
+        write(`${terminalSafe(added.reply)}\n`);
+      }
+      return true;
+    }
     const memoryArgs = /^\/memory\s+(\S[\s\S]*)$/i.exec(text)?.[1];
     const memoryRun = memoryArgs !== undefined ? assistant.memoryCommand(asker, key, memoryArgs) : undefined;
     if (memoryRun) return command('read or change the notes', () => memoryRun);
@@ -180,9 +206,24 @@ export function createConsoleChat(options: ConsoleChatOptions): ConsoleChat {
       return true;
     }
     current = new AbortController();
+    const files = attached?.take() ?? [];
     const view = await askAndRender({
       assistant,
-      request: { key, author: options.author, text, asker },
+      request: {
+        key,
+        author: options.author,
+        text,
+        asker,
+        ...(files.length > 0
+          ? {
+              attachments: sharedInto(
+                options.knowledge,
+                { scope: key, sharedBy: asker.principal },
+                Promise.resolve(files),
+              ),
+            }
+          : {}),
+      },
       renderer: withApprovalPrompts(
         createConsoleRenderer(terminal, { showSteps: await stepsShown(assistant, key) }),
         prompts,

@@ -1,16 +1,11 @@
 import { fetch, type Response } from 'undici';
-import { formatBytes } from '../../core/input/prepare-input.js';
 import type { Attachment } from '../../core/input/types.js';
 import type { Logger } from '../../core/logger.js';
-import { documentFormat, isBinaryDocument } from '../../documents/document-formats.js';
-import { documentAsText } from '../../documents/extract-document.js';
-import { htmlText } from '../../documents/html-text.js';
 import { BlockedAddressError, type DownloadPolicy, refusal } from './download-policy.js';
-import { classifyFile } from './file-kinds.js';
-import { type DocumentLimits, readDocument } from './read-document.js';
+import type { DocumentLimits } from './read-document.js';
+import { byteCap, fileReading, fromBytes, sizeRefusal } from './read-file-bytes.js';
 
-/** Largest image sent to a vision model. */
-export const IMAGE_MAX_BYTES = 5_000_000;
+export { IMAGE_MAX_BYTES } from './read-file-bytes.js';
 /** Longest one download may take. */
 export const DOWNLOAD_TIMEOUT_MS = 15_000;
 /** Redirects followed at most, each within the policy's hosts. */
@@ -49,17 +44,12 @@ export interface DownloadLimits {
  * oversized images, other hosts, HTTP errors and timeouts become a skipped attachment with a short note.
  */
 export async function downloadAttachment(file: RemoteFile, limits: DownloadLimits): Promise<Attachment> {
-  const classified = classifyFile(file.name, file.mediaType);
-  const format = documentFormat(file.name, file.mediaType);
-  const documents = format && isBinaryDocument(format) ? limits.documents : undefined;
-  const kind = documents ? 'document' : classified.kind;
-  const mediaType = classified.mediaType;
+  const reading = fileReading(file.name, file.mediaType, limits.documents);
+  const { mediaType } = reading;
   const base = { name: file.name, mediaType, size: file.size };
   const skip = (note: string): Attachment => ({ ...base, kind: 'skipped', note });
-  if (kind === 'other') return skip('binary or unknown type, not read');
-  if (documents && file.size > documents.maxBytes)
-    return skip(`documents over ${formatBytes(documents.maxBytes)} are not read`);
-  if (kind === 'image' && file.size > IMAGE_MAX_BYTES) return skip('images over 5 MB are not read');
+  const refused = sizeRefusal(reading, file.size);
+  if (refused) return skip(refused);
   const { policy } = limits;
   const offHost = refusal(policy, file.url);
   if (offHost) {
@@ -107,21 +97,8 @@ export async function downloadAttachment(file: RemoteFile, limits: DownloadLimit
       await res.body.cancel().catch(() => {});
       return skip('could not be downloaded (the bot may lack the permission to read files)');
     }
-    const cap = kind === 'image' ? IMAGE_MAX_BYTES : documents ? documents.maxBytes : limits.maxBytes;
-    const { bytes, cut } = await readCapped(res.body, cap, stop);
-    if (kind === 'image') {
-      if (cut) return skip('images over 5 MB are not read');
-      return { ...base, kind: 'image', data: bytes.toString('base64') };
-    }
-    if (documents) {
-      if (cut) return skip(`documents over ${formatBytes(documents.maxBytes)} are not read`);
-      return readDocument(base, bytes, documents, limits.logger);
-    }
-    if (bytes.subarray(0, 8192).includes(0)) return skip('binary content, not read');
-    const decoded = new TextDecoder('utf-8').decode(bytes).replace(/\uFFFD$/, '');
-    // A web page is read as its text, not its markup.
-    const text = format === 'html' ? documentAsText(htmlText(decoded, decoded.length)) : decoded;
-    return { ...base, kind: 'text', text, ...(cut ? { cutAtBytes: bytes.length } : {}) };
+    const { bytes, cut } = await readCapped(res.body, byteCap(reading, limits.maxBytes), stop);
+    return await fromBytes(base, reading, bytes, cut, limits.logger);
   } catch (err) {
     const blocked = blockedBy(err);
     if (blocked) {

@@ -28,6 +28,7 @@ export function storedRun(run: WebRun): WebChatRun & Pick<WebRun, 'approvals'> {
   return {
     id: run.id,
     question: run.question,
+    ...(run.files?.length ? { files: run.files } : {}),
     phase: run.phase,
     steps: run.steps.slice(0, MAX_STORED_STEPS).map((s) => ({
       kind: s.kind,

@@ -17,6 +17,7 @@ export const HELP =
   '/tools lists the tools in force, /settings shows or changes the settings (admins), ' +
   '/schedule list|cancel <id>|add "<when>" <question> manages reminders and recurring questions, ' +
   '/knowledge list|forget <file> the documents kept here. ' +
+  '“Attach” (or a file dropped or pasted) sends a document or image with the question. ' +
   '“New chat” starts another conversation.';
 
 /** The reply to a `/word` that is no command. */

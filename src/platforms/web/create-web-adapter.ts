@@ -6,16 +6,17 @@ import type { KnowledgeStore } from '../../core/ports/knowledge-store.js';
 import type { RunLogStore } from '../../core/ports/run-log-store.js';
 import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import type { WebSessionStore } from '../../core/ports/web-session-store.js';
+import { documentLimits } from '../shared/read-document.js';
 import { WORDING } from '../shared/wording.js';
 import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import { AUTH_COOKIE } from './access-token.js';
 import { mountAdmin } from './admin/admin-routes.js';
+import { mountAskRoute, uploadMaxBytes } from './ask-route.js';
 import { createBackoff } from './backoff.js';
 import { mountChatRoutes } from './chat-routes.js';
 import { createChatSessions, MAX_CLIENTS_PER_CHAT } from './chat-sessions.js';
 import { clientAddress } from './client-address.js';
-import { runCommand } from './commands.js';
 import { conversationSnapshot, stillWaiting } from './conversation.js';
 import { cookie, readCookies } from './cookies.js';
 import { openEventStream } from './event-stream.js';
@@ -25,7 +26,7 @@ import { readJson } from './request-body.js';
 import { hostAllowed, sameOrigin } from './request-guard.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 import { mountSignIn } from './sign-in/routes.js';
-import { startRun, WEB_AUTHOR } from './start-run.js';
+import { WEB_AUTHOR } from './start-run.js';
 import { mountStaticFiles } from './static-files.js';
 import { storeView } from './store-view.js';
 import { createStreamCaps } from './stream-caps.js';
@@ -36,12 +37,11 @@ import { webChatLine } from './web-chat-line.js';
 import type { Visitor } from './web-gate.js';
 import type { WebRun } from './web-run.js';
 
-/** The longest question the page sends. */
-export const MAX_QUESTION_CHARS = 8000;
+export { MAX_QUESTION_CHARS } from './ask-body.js';
+
 /** How long a refused event stream is told to wait before trying again. */
 const STREAM_RETRY_SECONDS = 5;
 
-const askBody = z.object({ text: z.string().trim().min(1, 'empty question').max(MAX_QUESTION_CHARS) });
 const loginBody = z.object({ token: z.string().max(1000) });
 const approveBody = z.object({
   id: z.string().min(1).max(64),
@@ -99,6 +99,10 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
   let started = false;
   let stopping = false;
   let stopped: Promise<void> | undefined;
+  const uploads = {
+    maxBytes: config.ATTACHMENT_MAX_BYTES,
+    documents: documentLimits(config.ATTACHMENT_MAX_TOKENS, config.DOCUMENT_MAX_BYTES),
+  };
 
   const address = (req: IncomingMessage) => clientAddress(req, config.WEB_TRUST_PROXY);
   const guard = (req: IncomingMessage) => hostAllowed(req, !localOnly);
@@ -159,6 +163,8 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
       reply(res, 200, {
         ok: true,
         auth: gate.mode,
+        // The page refuses a larger file before sending it; the server refuses it too (413).
+        files: { maxBytes: uploadMaxBytes(uploads) },
         ...(visitor.name ? { user: { name: visitor.name } } : {}),
       }),
     ),
@@ -235,33 +241,16 @@ export function createWebAdapter(deps: PlatformDeps, options: WebAdapterOptions 
     }),
   );
 
-  http.mount(
-    'POST',
-    '/api/ask',
-    api(async (req, res, { visitor }) => {
-      const body = await readJson(req, askBody);
-      if (!body.ok) return reply(res, body.status, { error: body.error });
-      const key = chatKey(visitor.chat);
-      const { asker } = visitor;
-      const command = await runCommand(body.value.text, {
-        assistant,
-        asker,
-        key,
-        logger,
-        chats,
-        name: visitor.name,
-      });
-      const session = sessions.get(key);
-      if (command) {
-        if (command.cleared && !session.stop) session.run = undefined;
-        return reply(res, 200, command);
-      }
-      if (stopping) return reply(res, 503, { error: WORDING.shuttingDown });
-      if (session.stop) return reply(res, 409, { error: 'Still answering; wait for the answer or stop it.' });
-      const run = startRun(session, body.value.text, asker, { assistant, work, logger, chats });
-      reply(res, 202, { id: run.id });
-    }),
-  );
+  mountAskRoute(http, api, {
+    assistant,
+    sessions,
+    work,
+    logger,
+    chats,
+    knowledge: deps.knowledge,
+    uploads,
+    stopping: () => stopping,
+  });
 
   http.mount(
     'POST',

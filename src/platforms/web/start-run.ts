@@ -1,5 +1,6 @@
 import type { Assistant } from '../../core/assistant.js';
 import type { Asker } from '../../core/governance/asker.js';
+import type { Attachment } from '../../core/input/types.js';
 import type { Logger } from '../../core/logger.js';
 import type { WebChatStore } from '../../core/ports/web-chat-store.js';
 import { askAndRender } from '../shared/run-renderer.js';
@@ -21,6 +22,10 @@ export interface RunDeps {
   logger: Logger;
   /** Where the ended run is kept with its steps, in its owner's conversation (history). */
   chats?: WebChatStore | undefined;
+  /** The names of the files sent with the question, shown on it. */
+  files?: string[] | undefined;
+  /** The files sent with the question, as read (in the run's turn). */
+  attachments?: Promise<Attachment[]> | undefined;
 }
 
 /**
@@ -29,7 +34,14 @@ export interface RunDeps {
  * with the restart notice). Once ended, the run is kept with its steps in the asker's conversation.
  */
 export function startRun(session: ChatSession, question: string, asker: Asker, deps: RunDeps): WebRun {
-  const run: WebRun = { id: newId(), question, phase: 'thinking', steps: [], answer: '' };
+  const run: WebRun = {
+    id: newId(),
+    question,
+    ...(deps.files?.length ? { files: deps.files } : {}),
+    phase: 'thinking',
+    steps: [],
+    answer: '',
+  };
   const stop = new AbortController();
   session.run = run;
   session.stop = stop;
@@ -39,7 +51,13 @@ export function startRun(session: ChatSession, question: string, asker: Asker, d
       const showSteps = await stepsShown(deps.assistant, session.key);
       await askAndRender({
         assistant: deps.assistant,
-        request: { key: session.key, author: WEB_AUTHOR, text: question, asker },
+        request: {
+          key: session.key,
+          author: WEB_AUTHOR,
+          text: question,
+          asker,
+          ...(deps.attachments ? { attachments: deps.attachments } : {}),
+        },
         renderer: createWebRenderer(
           session,
           run,

@@ -18,9 +18,15 @@ const FILES = [
   ['/theme.css', 'theme.css', 'text/css; charset=utf-8'],
   ['/app.css', 'app.css', 'text/css; charset=utf-8'],
   ['/app.js', 'app.js', 'text/javascript; charset=utf-8'],
-  ...['chat-dom', 'chat-copy', 'chat-approvals', 'chat-log', 'chat-history', 'chat-session'].map(
-    (name) => [`/${name}.js`, `${name}.js`, 'text/javascript; charset=utf-8'] as const,
-  ),
+  ...[
+    'chat-dom',
+    'chat-copy',
+    'chat-approvals',
+    'chat-log',
+    'chat-history',
+    'chat-session',
+    'chat-attach',
+  ].map((name) => [`/${name}.js`, `${name}.js`, 'text/javascript; charset=utf-8'] as const),
   ['/markdown.js', 'markdown.js', 'text/javascript; charset=utf-8'],
   ['/highlight.js', 'highlight.js', 'text/javascript; charset=utf-8'],
   ['/favicon.svg', 'favicon.svg', 'image/svg+xml'],

@@ -23,6 +23,8 @@ export interface WebStep {
 export interface WebRun {
   id: string;
   question: string;
+  /** The names of the files sent with the question. */
+  files?: string[];
   phase: RunPhase;
   steps: WebStep[];
   /** The answer so far (markdown), or the final answer once `phase` is `final`. */

@@ -77,6 +77,18 @@ export class WebClient {
     return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
   }
 
+  /** POSTs a form (multipart/form-data), as the chat page sends a question with a file. */
+  async upload(path: string, form: FormData, headers: Record<string, string> = {}): Promise<Reply> {
+    const res = await fetch(new URL(path, this.base), {
+      method: 'POST',
+      headers: this.headers(headers),
+      body: form,
+    });
+    this.keep(res);
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  }
+
   /** Opens `/api/events` and collects its events until closed. */
   async events(): Promise<EventFeed> {
     const controller = new AbortController();

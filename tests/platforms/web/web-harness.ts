@@ -1,10 +1,11 @@
 import { createLogger } from '../../../src/core/logger.js';
+import { UPLOAD_HEADER } from '../../../src/platforms/web/ask-body.js';
 import { createWebAdapter, type WebAdapter } from '../../../src/platforms/web/create-web-adapter.js';
 import type { WebRun } from '../../../src/platforms/web/web-run.js';
 import { createHttpServer } from '../../../src/server/http-server.js';
 import type { FakeOpenAIOptions } from '../../fakes/openai-server.js';
 import { startTestCore, type TestCore } from '../../helpers/test-core.js';
-import { type EventFeed, WebClient } from './web-client.js';
+import { type EventFeed, type Reply, WebClient } from './web-client.js';
 
 /** A WEB_CHAT_TOKEN long enough for start-up (24+ characters). */
 export const TOKEN = 'correct-horse-battery-staple-42';
@@ -49,6 +50,7 @@ export async function startWebBed(
       logger,
       http,
       knowledgeBase: test.knowledge.indexer,
+      knowledge: test.knowledge.channel,
     },
     {
       announce: () => {},
@@ -91,10 +93,23 @@ export class WebUser {
   }
 
   /** Asks `text` and resolves with the run once it has ended. */
-  async ask(text: string): Promise<WebRun> {
+  ask(text: string): Promise<WebRun> {
+    return this.ended(() => this.client.request('/api/ask', { text }));
+  }
+
+  /** Asks with a file, as the page does (a form with `text` and `file`), and resolves with the ended run. */
+  askWith(text: string, file: { name: string; type?: string; bytes: Uint8Array }): Promise<WebRun> {
+    const form = new FormData();
+    form.append('text', text);
+    form.append('file', new Blob([file.bytes], { type: file.type ?? '' }), file.name);
+    return this.ended(() => this.client.upload('/api/ask', form, { [UPLOAD_HEADER]: '1' }));
+  }
+
+  /** Sends a question with `send` and resolves with its run once it has ended. */
+  private async ended(send: () => Promise<Reply>): Promise<WebRun> {
     const feed = await this.stream();
     const from = feed.events.length;
-    const sent = await this.client.request('/api/ask', { text });
+    const sent = await send();
     if (sent.status !== 202) throw new Error(`ask: ${sent.status} ${JSON.stringify(sent.body)}`);
     const ended = await feed.next(
       (e) =>

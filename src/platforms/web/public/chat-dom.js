@@ -10,6 +10,11 @@ export const form = $('ask-form');
 export const input = $('question');
 export const sendButton = $('send');
 export const stopButton = $('stop');
+export const attachButton = $('attach');
+export const fileInput = $('file');
+export const attachedPanel = $('attached');
+export const attachedName = $('attached-name');
+export const detachButton = $('detach');
 export const status = $('status');
 export const newChatButton = $('new-chat');
 export const tokenForm = $('token-form');
@@ -33,6 +38,21 @@ export async function api(path, body) {
   const res = await fetch(path, { ...init, credentials: 'same-origin', cache: 'no-store' });
   const data = res.status === 204 ? null : await res.json().catch(() => null);
   return { status: res.status, data };
+}
+
+/**
+ * POSTs a form with a file (multipart/form-data); the header tells the server it comes from this page (a form
+ * on another site cannot set it). Resolves with the status and the JSON body.
+ */
+export async function apiForm(path, form) {
+  const res = await fetch(path, {
+    method: 'POST',
+    headers: { 'x-thinkthread-upload': '1' },
+    body: form,
+    credentials: 'same-origin',
+    cache: 'no-store',
+  });
+  return { status: res.status, data: await res.json().catch(() => null) };
 }
 
 /** A new element with this class and text (set as text, never HTML). */

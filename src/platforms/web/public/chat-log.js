@@ -22,9 +22,14 @@ export function setLive(run) {
   sendButton.disabled = liveRun !== undefined;
 }
 
-function questionBlock(text) {
+function questionBlock(text, files = []) {
   const block = element('div', 'question');
   block.append(element('span', 'who', 'You'), element('p', 'text', text));
+  if (files.length > 0) {
+    const list = element('p', 'files');
+    list.append(element('span', 'label', 'Attached:'), ...files.map((name) => element('span', 'file', name)));
+    block.append(list);
+  }
   return block;
 }
 
@@ -92,7 +97,7 @@ function runItem(run) {
   item.dataset.run = run.id;
   const details = element('details', 'steps');
   details.append(element('summary'), element('ol'));
-  item.append(questionBlock(run.question), answerBlock(), details);
+  item.append(questionBlock(run.question, run.files), answerBlock(), details);
   log.append(item);
   return item;
 }

@@ -1,5 +1,7 @@
 // Getting into the chat (the token prompt or the sign-in button the server names, signing out) and staying
 // connected to the stream of its events (server-sent events).
+
+import { setFileLimit } from './chat-attach.js';
 import {
   api,
   chat,
@@ -165,6 +167,7 @@ export async function openChat() {
   chat.hidden = false;
   newChatButton.hidden = false;
   showSignedIn(data);
+  setFileLimit(data?.files?.maxBytes);
   if (location.search) history.replaceState(null, '', location.pathname);
   connect();
   input.focus();
