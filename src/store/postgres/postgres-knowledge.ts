@@ -11,6 +11,7 @@ import {
 import { tsTerms } from './postgres-archive.js';
 import type { PostgresDb } from './postgres-db.js';
 import { postgresEmbeddings } from './postgres-embeddings.js';
+import { lexemeNarrowing } from './postgres-narrowing.js';
 
 /** Rows written per INSERT when a document's passages are stored. */
 const BATCH = 200;
@@ -20,12 +21,13 @@ const CANDIDATES = 4000;
 
 /**
  * The knowledge base in Postgres: passages searched by their tsvector (GIN), ranked by ts_rank_cd. A search
- * matches the passages holding its rare terms (together in at most CANDIDATES passages, counted), ranks them
- * by all of its terms, and ranks at most CANDIDATES matches: ranking every passage that holds a common word
- * is what took 300 ms at 100,000 passages.
+ * matches the passages holding its rare terms (by the lexeme statistics, or counted before the first
+ * ANALYZE), ranks them by all of its terms, and ranks at most CANDIDATES matches: ranking every passage that
+ * holds a common word is what took 300 ms at 100,000 passages. When the rare terms find fewer passages than
+ * asked, all terms are matched.
  */
 export function postgresKnowledge(db: PostgresDb): KnowledgeStore {
-  const narrowed = async (terms: string[]): Promise<string[]> => {
+  const counted = async (terms: string[]): Promise<string[]> => {
     if (terms.length < 2) return terms;
     const { rows } = await db.query<{ t: string; n: number }>(
       'count the query words',
@@ -43,6 +45,20 @@ export function postgresKnowledge(db: PostgresDb): KnowledgeStore {
     }
     // Rare terms that match nothing narrow to nothing: the common ones are all there is then.
     return total === 0 ? terms : rare;
+  };
+  const narrowed = lexemeNarrowing(db, 'knowledge_passages', counted);
+  const search = async (scopes: readonly string[], terms: string[], match: string[], limit: number) => {
+    const { rows } = await db.query<KnowledgeHitRow>(
+      'search documents',
+      `SELECT ${KNOWLEDGE_HIT_COLUMNS} FROM (
+         SELECT scope, path, ordinal, heading, page, text, ts_rank_cd(search, q) AS rank
+           FROM knowledge_passages, to_tsquery('english', $1) q
+          WHERE search @@ to_tsquery('english', $4) AND scope = ANY($2::text[])
+          LIMIT ${CANDIDATES}) candidates
+        ORDER BY rank DESC, scope, path, ordinal LIMIT $3`,
+      [terms.join(' | '), [...scopes], limit, match.join(' | ')],
+    );
+    return rows.map(knowledgeHitOf);
   };
   return {
     ...postgresEmbeddings(db),
@@ -95,18 +111,16 @@ export function postgresKnowledge(db: PostgresDb): KnowledgeStore {
     async searchKnowledge(scopes, query, limit) {
       const terms = tsTerms(query);
       if (terms.length === 0 || scopes.length === 0 || limit < 1) return [];
-      const narrow = (await narrowed(terms)).join(' | ');
-      const { rows } = await db.query<KnowledgeHitRow>(
-        'search documents',
-        `SELECT ${KNOWLEDGE_HIT_COLUMNS} FROM (
-           SELECT scope, path, ordinal, heading, page, text, ts_rank_cd(search, q) AS rank
-             FROM knowledge_passages, to_tsquery('english', $1) q
-            WHERE search @@ to_tsquery('english', $4) AND scope = ANY($2::text[])
-            LIMIT ${CANDIDATES}) candidates
-          ORDER BY rank DESC, scope, path, ordinal LIMIT $3`,
-        [terms.join(' | '), [...scopes], limit, narrow],
+      const rare = await narrowed(terms);
+      const hits = await search(scopes, terms, rare, limit);
+      if (hits.length >= limit || rare.length === terms.length) return hits;
+      // Passages with a rare term rank above those without; the rest of the places go to the common terms.
+      const seen = new Set(hits.map((h) => `${h.scope}\n${h.path}\n${h.ordinal}`));
+      const more = await search(scopes, terms, terms, limit);
+      return [...hits, ...more.filter((h) => !seen.has(`${h.scope}\n${h.path}\n${h.ordinal}`))].slice(
+        0,
+        limit,
       );
-      return rows.map(knowledgeHitOf);
     },
   };
 }

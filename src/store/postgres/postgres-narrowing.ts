@@ -8,9 +8,13 @@ const STATS_MS = 5 * 60_000;
 /**
  * For a table with a `search` tsvector: the terms a search must match one of, the rarest, together in at
  * most NARROW_SHARE of the rows (by the planner's lexeme statistics), so ranking reads few rows; every term
- * still counts for the rank. All of them when the statistics know none as common (no ANALYZE yet).
+ * still counts for the rank. With no statistics yet (no ANALYZE), `withoutStats` decides, else all of them.
  */
-export function lexemeNarrowing(db: PostgresDb, table: string): (terms: string[]) => Promise<string[]> {
+export function lexemeNarrowing(
+  db: PostgresDb,
+  table: string,
+  withoutStats?: (terms: string[]) => Promise<string[]>,
+): (terms: string[]) => Promise<string[]> {
   let stats: { at: number; freq: Promise<Map<string, number>> } | undefined;
   const commonLexemes = () => {
     if (!stats || Date.now() - stats.at > STATS_MS) {
@@ -31,7 +35,7 @@ export function lexemeNarrowing(db: PostgresDb, table: string): (terms: string[]
   return async (terms) => {
     if (terms.length < 2) return terms;
     const freq = await commonLexemes();
-    if (freq.size === 0) return terms;
+    if (freq.size === 0) return withoutStats ? withoutStats(terms) : terms;
     const { rows } = await db.query<{ lexemes: string[] }>(
       'read the query words',
       "SELECT array(SELECT unnest(tsvector_to_array(to_tsvector('english', t)))) AS lexemes FROM unnest($1::text[]) t",
