@@ -103,7 +103,9 @@ async function main(): Promise<void> {
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       approvals: { store, waits: store, settings: approvalSettingsFrom(config) },
       follows: { store, settings: followSettingsFrom(config) },
-      knowledge: knowledgeSettings ? { store, settings: knowledgeSettings } : undefined,
+      knowledge: knowledgeSettings
+        ? { store: knowledge.embedded ?? store, settings: knowledgeSettings }
+        : undefined,
       observer: metrics?.observer,
       logger,
     });
@@ -171,6 +173,7 @@ async function main(): Promise<void> {
     await core.schedules?.stop();
     await core.approvals?.stop();
     knowledge.indexer?.stop();
+    knowledge.embedded?.stop();
     await Promise.allSettled(adapters.map((a) => a.stop()));
     await http.close();
     await core

@@ -25,5 +25,24 @@ export const knowledgeSettings = settingGroup({
     KNOWLEDGE_MAX_TOKENS: int(2000).describe(
       'Tokens of passages one `search_knowledge` call returns at most.',
     ),
+    EMBEDDINGS_MODEL: optionalText.meta({
+      description:
+        'An embedding model (`text-embedding-3-small`, Ollama `nomic-embed-text`…): passages are embedded as ' +
+        'they are indexed and `search_knowledge` finds them by meaning as well as by words (fused by ' +
+        'reciprocal rank), so a question in other words still finds its passage.',
+      unset: 'search by words only',
+    }),
+    EMBEDDINGS_BASE_URL: optionalUrl().meta({
+      description: 'The OpenAI-compatible server of `EMBEDDINGS_MODEL` (`POST /embeddings`).',
+      unset: '`OPENAI_BASE_URL`',
+    }),
+    EMBEDDINGS_API_KEY: optionalText.meta({
+      description: 'API key of the embeddings server.',
+      unset: '`OPENAI_API_KEY`',
+    }),
+    EMBEDDINGS_DIMENSIONS: int(0, 0).describe(
+      'Vector size to ask of models that can shorten theirs (text-embedding-3-*; e.g. 256): smaller vectors ' +
+        'keep memory down (one byte per dimension per passage) at little cost in quality. 0: the model’s own.',
+    ),
   },
 });

@@ -56,6 +56,7 @@ export type Config = Omit<z.output<typeof schema>, 'WEB_AUTH'> & { WEB_AUTH: Web
 /** Names of the settings whose values are secrets: never logged, never shown. */
 export const SECRET_KEYS = [
   'OPENAI_API_KEY',
+  'EMBEDDINGS_API_KEY',
   'LLM_FALLBACK_KEYS',
   'TAVILY_API_KEY',
   'DISCORD_TOKEN',

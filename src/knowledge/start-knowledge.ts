@@ -2,10 +2,12 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { ConfigError } from '../core/errors.js';
+import { createOpenAIEmbedder } from '../core/llm/openai-embedder.js';
 import type { Logger } from '../core/logger.js';
 import type { KnowledgeStore } from '../core/ports/knowledge-store.js';
 import type { KnowledgeSettings } from '../core/tools/search-knowledge.js';
 import { type ChannelKnowledge, createChannelKnowledge } from './channel-knowledge.js';
+import { type EmbeddedKnowledge, withEmbeddings } from './embedded-knowledge.js';
 import { createKnowledgeIndexer, type KnowledgeIndexer } from './knowledge-indexer.js';
 
 /** Characters of one knowledge base file indexed at most. */
@@ -25,6 +27,26 @@ export function knowledgeSettingsFrom(config: Config): KnowledgeSettings | undef
 export interface Knowledge {
   channel?: ChannelKnowledge | undefined;
   indexer?: KnowledgeIndexer | undefined;
+  /** The store with embeddings (EMBEDDINGS_MODEL): what `search_knowledge` and `/knowledge` use. */
+  embedded?: EmbeddedKnowledge | undefined;
+}
+
+/** The store searched by words and meaning when EMBEDDINGS_MODEL is set; undefined when it is not. */
+export function embeddedKnowledge(
+  config: Config,
+  store: KnowledgeStore,
+  logger: Logger,
+): EmbeddedKnowledge | undefined {
+  if (!config.EMBEDDINGS_MODEL) return undefined;
+  const embedder = createOpenAIEmbedder({
+    model: config.EMBEDDINGS_MODEL,
+    baseURL: config.EMBEDDINGS_BASE_URL ?? config.OPENAI_BASE_URL,
+    apiKey: config.EMBEDDINGS_API_KEY ?? config.OPENAI_API_KEY,
+    dimensions: config.EMBEDDINGS_DIMENSIONS || undefined,
+    maxRetries: config.LLM_MAX_RETRIES,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+  });
+  return withEmbeddings(store, embedder, logger.child({ embeddings: config.EMBEDDINGS_MODEL }));
 }
 
 /**
@@ -37,8 +59,13 @@ export async function startKnowledge(
   store: KnowledgeStore,
   logger: Logger,
 ): Promise<Knowledge> {
+  const embedded =
+    config.KNOWLEDGE_DIR || config.KNOWLEDGE_SHARED_FILES
+      ? embeddedKnowledge(config, store, logger)
+      : undefined;
+  if (embedded) store = embedded;
   const channel = config.KNOWLEDGE_SHARED_FILES ? createChannelKnowledge({ store, logger }) : undefined;
-  if (!config.KNOWLEDGE_DIR) return { channel };
+  if (!config.KNOWLEDGE_DIR) return { channel, embedded };
   const dir = resolve(config.KNOWLEDGE_DIR);
   let folder = false;
   try {
@@ -54,5 +81,5 @@ export async function startKnowledge(
     logger: logger.child({ knowledge: dir }),
   });
   await indexer.start();
-  return { channel, indexer };
+  return { channel, indexer, embedded };
 }

@@ -122,7 +122,9 @@ export async function startTestCore(
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       approvals: { store, waits: store, settings: approvalSettingsFrom(config), ...options.approvals },
       follows: { store, settings: followSettingsFrom(config), ...options.follows },
-      knowledge: knowledgeSettings ? { store, settings: knowledgeSettings } : undefined,
+      knowledge: knowledgeSettings
+        ? { store: knowledge.embedded ?? store, settings: knowledgeSettings }
+        : undefined,
       logger,
     }).catch(async (err: unknown) => {
       await real.close();
@@ -143,6 +145,7 @@ export async function startTestCore(
         closed ??= (async () => {
           try {
             knowledge.indexer?.stop();
+            knowledge.embedded?.stop();
             await core.close().finally(() => Promise.all([store.close(), mcp?.close()]));
           } finally {
             await fake.close();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASE_SCOPE } from '../../src/core/ports/knowledge-store.js';
+import { startFakeEmbeddings } from '../fakes/embeddings-server.js';
 import { visibleText } from '../fakes/slack-server.js';
 import { makeDocx, makePdf } from '../helpers/documents.js';
 import {
@@ -76,6 +77,31 @@ describe('knowledge: KNOWLEDGE_DIR and files shared in a channel', () => {
     expect(observation(h)).toContain('Source: policies/travel.pdf p. 3');
     const files = await h.core.store.knowledgeFiles(BASE_SCOPE);
     expect(files.map((f) => f.path)).toEqual(['handbook/oncall.md', 'policies/travel.pdf']);
+  });
+
+  it('with EMBEDDINGS_MODEL, finds the handbook passage asked about in other words', async () => {
+    const embeddings = await startFakeEmbeddings();
+    try {
+      await start({ EMBEDDINGS_MODEL: 'nomic-embed-text', EMBEDDINGS_BASE_URL: embeddings.url });
+      await h.core.knowledge.embedded?.embedded();
+      h.model.script(search('who okays rota trades'), {
+        content: 'The manager [handbook/oncall.md § Rotation].',
+      });
+      await ask(h, mention('who okays rota trades?'));
+      expect(observation(h)).toContain(
+        'Source: handbook/oncall.md § Rotation <https://wiki.example.com/docs/handbook/oncall.md>\nOn-call swaps need the manager’s approval two days ahead.',
+      );
+      expect(embeddings.requests.map((r) => r.model)).toContain('nomic-embed-text');
+    } finally {
+      await embeddings.close();
+    }
+  });
+
+  it('without embeddings, a question in other words finds nothing (what EMBEDDINGS_MODEL adds)', async () => {
+    await start();
+    h.model.script(search('who okays rota trades'), { content: 'I could not find it.' });
+    await ask(h, mention('who okays rota trades?'));
+    expect(observation(h)).toContain('No passage matches');
   });
 
   it('re-indexes a changed, added or removed file while running', async () => {

@@ -1,0 +1,147 @@
+import type { Embedder } from '../core/llm/embedder.js';
+import { EMBED_BATCH } from '../core/llm/openai-embedder.js';
+import type { Logger } from '../core/logger.js';
+import type { KnowledgeHit, KnowledgeStore, PassageRef } from '../core/ports/knowledge-store.js';
+import { createVectorIndex } from './vector-index.js';
+
+/** Reciprocal-rank fusion's constant (Cormack et al. 2009): a hit's share is 1 / (K + its rank). */
+export const RRF_K = 60;
+/** After a failure, the embedding of waiting passages is tried again this much later. */
+const RETRY_MS = 60_000;
+
+/** A knowledge store whose passages also get embeddings, searched by words and by meaning together. */
+export interface EmbeddedKnowledge extends KnowledgeStore {
+  /** Resolves when no passage waits for its embedding (or embedding failed and will be retried later). */
+  embedded(): Promise<void>;
+  stop(): void;
+}
+
+const keyOf = (r: PassageRef) => `${r.scope}\n${r.path}\n${r.ordinal}`;
+
+/** Two rankings fused by reciprocal rank: a passage both find ranks above one only either finds. */
+export function fuseRankings(...rankings: readonly (readonly PassageRef[])[]): PassageRef[] {
+  const scores = new Map<string, { ref: PassageRef; score: number }>();
+  for (const ranking of rankings) {
+    ranking.forEach((ref, rank) => {
+      const key = keyOf(ref);
+      const entry = scores.get(key) ?? { ref, score: 0 };
+      entry.score += 1 / (RRF_K + rank + 1);
+      scores.set(key, entry);
+    });
+  }
+  return [...scores.values()].sort((a, b) => b.score - a.score).map((e) => e.ref);
+}
+
+/**
+ * The store with EMBEDDINGS_MODEL: every passage put is embedded in the background (waiting ones first at
+ * start, so a new model or an earlier failure is caught up), and `searchKnowledge` fuses the full-text
+ * ranking with the nearest passages by meaning. When the embeddings endpoint fails, search is by words alone
+ * and says so in the log once per failure.
+ */
+export function withEmbeddings(
+  store: KnowledgeStore,
+  embedder: Embedder,
+  logger: Logger,
+  now: () => number = Date.now,
+): EmbeddedKnowledge {
+  const index = createVectorIndex(store, embedder.model);
+  let filling: Promise<void> | undefined;
+  let again = false;
+  let retry: NodeJS.Timeout | undefined;
+  let failing = false;
+
+  async function fillAll(): Promise<void> {
+    for (;;) {
+      const waiting = await store.passagesToEmbed(embedder.model, EMBED_BATCH);
+      if (waiting.length === 0) return;
+      const vectors = await embedder.embed(
+        waiting.map((p) => (p.heading ? `${p.heading}\n${p.text}` : p.text)),
+      );
+      await store.putEmbeddings(
+        embedder.model,
+        waiting.map((p, i) => ({ scope: p.scope, path: p.path, ordinal: p.ordinal, embedding: vectors[i]! })),
+        now(),
+      );
+      if (failing) logger.info({ model: embedder.model }, 'embeddings are being made again');
+      failing = false;
+    }
+  }
+
+  /** Starts filling in embeddings, or asks the running fill to look again when it is done. */
+  function fill(): Promise<void> {
+    if (filling) {
+      again = true;
+      return filling;
+    }
+    filling = (async () => {
+      do {
+        again = false;
+        try {
+          await fillAll();
+        } catch (err) {
+          if (!failing) {
+            logger.warn(
+              { model: embedder.model, err: err instanceof Error ? err.message : String(err) },
+              'could not make embeddings; searching by words alone until they can be made',
+            );
+          }
+          failing = true;
+          clearTimeout(retry);
+          retry = setTimeout(() => void fill(), RETRY_MS);
+          retry.unref();
+          return;
+        }
+      } while (again);
+    })().finally(() => {
+      filling = undefined;
+    });
+    return filling;
+  }
+
+  async function nearest(scopes: readonly string[], query: string, limit: number): Promise<PassageRef[]> {
+    try {
+      const [vector] = await embedder.embed([query]);
+      return vector ? await index.nearest(scopes, vector, limit) : [];
+    } catch (err) {
+      logger.warn(
+        { model: embedder.model, err: err instanceof Error ? err.message : String(err) },
+        'could not embed a search; searching by words alone',
+      );
+      return [];
+    }
+  }
+
+  void fill();
+  return {
+    forgetKnowledgeFile: (scope, path) => store.forgetKnowledgeFile(scope, path),
+    forgetKnowledgeScope: (scope) => store.forgetKnowledgeScope(scope),
+    knowledgeFiles: (scope) => store.knowledgeFiles(scope),
+    knowledgePassages: (refs) => store.knowledgePassages(refs),
+    passagesToEmbed: (model, limit) => store.passagesToEmbed(model, limit),
+    putEmbeddings: (model, items, at) => store.putEmbeddings(model, items, at),
+    knowledgeEmbeddings: (scope, path, model) => store.knowledgeEmbeddings(scope, path, model),
+    async putKnowledgeFile(file, passages) {
+      await store.putKnowledgeFile(file, passages);
+      void fill();
+    },
+    async searchKnowledge(scopes, query, limit) {
+      if (scopes.length === 0 || limit < 1) return [];
+      const pool = Math.max(limit * 4, 20);
+      const [words, meaning] = await Promise.all([
+        store.searchKnowledge(scopes, query, pool),
+        nearest(scopes, query, pool),
+      ]);
+      const fused = fuseRankings(words, meaning).slice(0, limit);
+      const known = new Map<string, KnowledgeHit>(words.map((h) => [keyOf(h), h]));
+      const missing = fused.filter((r) => !known.has(keyOf(r)));
+      for (const hit of await store.knowledgePassages(missing)) known.set(keyOf(hit), hit);
+      return fused.flatMap((r) => known.get(keyOf(r)) ?? []);
+    },
+    embedded: async () => {
+      while (filling) await filling;
+    },
+    stop() {
+      clearTimeout(retry);
+    },
+  };
+}
