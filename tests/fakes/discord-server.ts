@@ -224,23 +224,14 @@ const refuse = (error: (typeof DISCORD_ERRORS)[keyof typeof DISCORD_ERRORS]): [n
 ];
 
 /**
- * What a message body breaks: content over 2,000 characters, custom_ids over 100, the components v2 rules
+ * What a message body breaks: content over 2,000 characters, the component rules (custom ids, components v2)
  * for the `flags` it is sent with (an edit: the flags the message has).
  */
 function messageErrors(body: Json, prefix = '', flags = Number(body?.flags ?? 0)): FieldErrors {
   const errors: FieldErrors = componentsV2Errors(body, flags, prefix);
-  const { messageContent, customId } = DISCORD_LIMITS;
+  const { messageContent } = DISCORD_LIMITS;
   if (typeof body?.content === 'string' && body.content.length > messageContent)
     errors[`${prefix}content`] = `Must be ${messageContent} or fewer in length.`;
-  const rows: Json[] = Array.isArray(body?.components) ? body.components : [];
-  rows.forEach((row, i) => {
-    const children: Json[] = Array.isArray(row?.components) ? row.components : [];
-    children.forEach((child, j) => {
-      if (typeof child?.custom_id === 'string' && child.custom_id.length > customId)
-        errors[`${prefix}components.${i}.components.${j}.custom_id`] =
-          `Must be ${customId} or fewer in length.`;
-    });
-  });
   return errors;
 }
 
@@ -784,6 +775,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
           200,
           store(channelId, bot, {
             content: body.content ?? '',
+            components: body.components ?? [],
             flags: Number(body.flags ?? 0),
             ...fromInteraction(interactions.get(token!)!),
           }),
