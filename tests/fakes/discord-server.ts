@@ -719,7 +719,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
           callbacks.push({ id: id!, token: token!, type: body.type, data });
           return [204];
         }
-        const errors = messageErrors(data, 'data.');
+        // UPDATE_MESSAGE edits the message the press was on: its flags (IS_COMPONENTS_V2) stay.
+        const onFlags = body.type === 7 ? Number(messages.get(interaction.messageId ?? '')?.flags ?? 0) : 0;
+        const errors = messageErrors(data, 'data.', Number(data.flags ?? 0) | onFlags);
         if (Object.keys(errors).length > 0) return invalidFormBody(errors);
         if (body.type === 4 && isEmptyMessage(data)) return refuse(DISCORD_ERRORS.emptyMessage);
         if (uploads.length > 0 && body.type !== 4 && body.type !== 7)

@@ -12,7 +12,7 @@ import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
 import { forwardedOf } from './forwarded.js';
 import { canThread, questionOf } from './intake.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
-import { replySurface } from './surfaces.js';
+import { replySurface } from './reply-surface.js';
 import { ACKNOWLEDGED, followUpText, threadMessageOf } from './thread-follow.js';
 
 /** Answers a mention or DM: typing, a placeholder reply, steps in a thread, the answer edited into the reply. */
