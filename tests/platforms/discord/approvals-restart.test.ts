@@ -45,6 +45,8 @@ describe('Discord: approvals across a restart and across replicas', () => {
   ) {
     const bed = await startDiscordBed(
       {
+        // Classic prompts unless `env` says otherwise (their text is read below).
+        DISCORD_COMPONENTS_V2: 'false',
         MCP_CONNECT_TIMEOUT_MS: '60000',
         MCP_CONFIG: writeMcpJson(dir, { test: stdioTestServer() }),
         SHUTDOWN_GRACE_MS: '20',

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeUser } from '../../fakes/discord-server.js';
 import { startHttpFake } from '../../helpers/http-fake.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
+import { shownText } from './shown-text.js';
 
 const CALCULATOR_RUN = [
   {
@@ -65,7 +66,7 @@ describe('Discord: thread context, reply chains and attachments', () => {
     bed.model.script(...CALCULATOR_RUN, { content: 'Noted.' });
     const first = await bed.say('what is 6 * 7?', { channelId: thread });
     const reply = bed.replyTo(first);
-    const steps = bed.discord.messages(thread).filter((m) => m.content.includes('Thought'));
+    const steps = bed.discord.messages(thread).filter((m) => shownText(m).includes('Thought'));
     expect(steps.length).toBeGreaterThan(0);
 
     bed.discord.sendMessage({ channelId: thread, author: bob, content: 'a newer thought' });
