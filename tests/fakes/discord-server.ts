@@ -1176,7 +1176,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}) {
        * Makes it a forward of a message elsewhere (`content` is then ignored: a forward's own is empty): its
        * `message_reference` has type 1 and the forwarded message is in `message_snapshots`, without its author
        * (https://discord.com/developers/docs/resources/message#message-reference-content-attribution-forwards;
-       * the snapshot's fields: #message-snapshot-object).
+       * the snapshot's fields: #message-snapshot-object). A comment added in Discord's forward dialog is not
+       * part of it: the app sends it as a message of its own right after the forward (it is refused in a
+       * slowmode channel, discord-api-docs issue #7667), so a test sends it with a second `sendMessage`.
        */
       forward?: {
         content?: string;
