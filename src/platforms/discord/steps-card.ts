@@ -9,8 +9,9 @@ import { moreSteps } from '../shared/wording.js';
 import type { PostEditable, StepsLayout } from './steps.js';
 
 /**
- * A components v2 message: at most 40 components in all, nested ones and the container counted, and
- * 4,000 characters across its text displays (https://discord.com/developers/docs/components/reference).
+ * A components v2 message: at most 40 components in all, nested ones and the container counted
+ * (https://discord.com/developers/docs/components/reference), and 4,000 characters across its text
+ * displays (discord-api-docs PR #8562, documenting the API's limit).
  */
 export const CARD_LIMITS = { components: 40, text: 4_000 } as const;
 

@@ -165,6 +165,25 @@ describe('Discord: thread context, reply chains and attachments', () => {
     expect(bed.replyTo(asked).content).toBe('Ship once the tests pass.');
   });
 
+  it('reads a components v2 card replied to (the steps card) by its text displays', async () => {
+    await start();
+    bed.model.script(...CALCULATOR_RUN);
+    const dm = bed.discord.addDm(bed.alice);
+    const first = bed.discord.sendMessage({ channelId: dm, author: bed.alice, content: 'what is 6 * 7?' });
+    await bed.settle();
+    const card = bed.discord
+      .messages(dm)
+      .find((m) => m.id !== bed.replyTo(first).id && m.author.id === bed.discord.bot.id)!;
+    expect(card.content).toBe('');
+    expect(shownText(card)).toContain('calculator');
+
+    bed.model.script({ content: 'Because it multiplies exactly.' });
+    await bed.say('why that tool?', { channelId: dm, mention: false, replyTo: card });
+    expect(questionText(bed)).toMatch(
+      /<untrusted source="reply" author="you \(the assistant\)" at="[^"]+">\n\*\*Reasoning\*\*\n\*\*Thought:\*\* I will use the calculator\./,
+    );
+  });
+
   it('still answers without Read Message History, and says so once', async () => {
     await start();
     const thread = fiveMessageThread();
