@@ -1,4 +1,4 @@
-import type { RunView } from '../shared/run-view.js';
+import type { PendingApproval, RunView } from '../shared/run-view.js';
 import { approvalCard } from './approval-card.js';
 import { approvalMessage, approvalRow, argumentsCut } from './approval-message.js';
 import type { Poster } from './steps-card.js';
@@ -25,7 +25,7 @@ export function createDiscordApprovals(options: DiscordApprovalsOptions) {
   const closed = new Set<string>();
   const updates: Promise<void>[] = [];
 
-  const open = async (approval: NonNullable<RunView['approvals']>[number]): Promise<Close> => {
+  const open = async (approval: PendingApproval): Promise<Close> => {
     const place = await options.place();
     if (options.componentsV2 && place.postCard) {
       const edit = await place.postCard(approvalCard(approval));
