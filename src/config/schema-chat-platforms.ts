@@ -33,10 +33,10 @@ export const chatPlatformSettings = settingGroup({
       unset: 'global commands; sign-in admits members of the servers the bot is in',
     }),
     DISCORD_API_URL: url('https://discord.com/api').describe('Discord REST base URL.'),
-    DISCORD_COMPONENTS_V2: bool(false).describe(
-      'With the channel setting `/settings steps inline`, the steps of an answer in a server channel or DM ' +
-        'come as one components v2 message (a container of text displays, within Discord’s 40 components ' +
-        'and 4,000 characters; the rest counted in a “more steps” line). Off: one classic text message.',
+    DISCORD_COMPONENTS_V2: bool(true).describe(
+      'Components v2 where it reads better: the single steps message (`/settings steps inline`, DMs, `/ask` ' +
+        'without a thread) as one card within Discord’s 40 components and 4,000 characters, approval prompts ' +
+        'as a card with the arguments and buttons. `false`: classic text messages.',
     ),
     DISCORD_SHARD_COUNT: int(1).describe(
       'Gateway shards (one per 2,500 servers). With Postgres, replicas share them: each shard is held by ' +

@@ -7,6 +7,7 @@ import type { DocumentLimits } from '../shared/read-document.js';
 import type { RunControl, RunRegistry } from '../shared/run-registry.js';
 import { askAndRenderRun, stepsPlacement } from '../shared/run-renderer.js';
 import type { RunView } from '../shared/run-view.js';
+import type { ForwardComments } from './forward-comment.js';
 import type { MessageHistory } from './message-history.js';
 import { type AnswerSurface, createDiscordRenderer } from './render.js';
 
@@ -38,8 +39,10 @@ export interface DiscordContext {
   now: () => number;
   /** Threads answered in are followed (follow-ups need no mention); unset: only mentions are answered. */
   follows?: ThreadFollows | undefined;
-  /** DISCORD_COMPONENTS_V2: steps in one message go as a components v2 card. */
+  /** DISCORD_COMPONENTS_V2: steps in one message and approval prompts go as components v2 cards. */
   componentsV2?: boolean | undefined;
+  /** Pairs a forward in a DM with the comment sent right after it; unset: each is answered on its own. */
+  forwardComments?: ForwardComments | undefined;
 }
 
 /**

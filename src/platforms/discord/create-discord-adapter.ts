@@ -16,6 +16,7 @@ import { createWorkTracker } from '../shared/work-tracker.js';
 import type { PlatformAdapter, PlatformDeps } from '../types.js';
 import type { DiscordContext } from './answer.js';
 import { registerCommands } from './commands.js';
+import { createForwardComments } from './forward-comment.js';
 import { handleApprovalModal } from './handle-approval.js';
 import { handleButton } from './handle-button.js';
 import { handleCommand } from './handle-command.js';
@@ -40,6 +41,8 @@ export function createDiscordAdapter(
     line?: DiscordContext['line'];
     /** The clock interaction tokens are timed on; Date.now when unset (tests move it instead of waiting). */
     now?: (() => number) | undefined;
+    /** How long a lone forward in a DM waits for its comment (FORWARD_COMMENT_MS when unset). */
+    forwardCommentMs?: number | undefined;
   },
   shard?: { id: number; count: number },
 ): DiscordAdapter {
@@ -63,6 +66,7 @@ export function createDiscordAdapter(
     now: deps.now ?? Date.now,
     follows: deps.follows,
     knowledge: deps.knowledge,
+    forwardComments: createForwardComments(deps.forwardCommentMs),
   };
   let client: Client | undefined;
   const track = (what: string, handler: () => Promise<void>) => {

@@ -12,7 +12,8 @@ import { discordPrincipal } from '../../core/governance/principal.js';
 import { parseRunActionId, runActionId } from '../shared/run-actions.js';
 import { WORDING } from '../shared/wording.js';
 import type { DiscordContext } from './answer.js';
-import { approvalMessage } from './approvals.js';
+import { approvalCard } from './approval-card.js';
+import { approvalMessage } from './approval-message.js';
 import { displayName } from './conversation.js';
 
 /** The reason field of the Deny form. */
@@ -48,7 +49,7 @@ export async function handleApprovalButton(
     if (press.status !== 'approved')
       return void (await privately('message' in press ? press.message : WORDING.answerFinished));
     // A run elsewhere (another replica, or gone with a restart) edits no message here: the press says it.
-    if (press.elsewhere) await interaction.update(decidedHere(press.elsewhere));
+    if (press.elsewhere) await interaction.update(decidedHere(interaction, press.elsewhere));
     else await interaction.deferUpdate();
     return;
   }
@@ -91,7 +92,7 @@ export async function handleApprovalModal(
   const reason = interaction.fields.getTextInputValue(REASON_FIELD);
   const press = await decide(pressed.runId, approverOf(interaction), { approve: false, reason });
   if (press.status === 'denied' && interaction.isFromMessage()) {
-    if (press.elsewhere) await interaction.update(decidedHere(press.elsewhere));
+    if (press.elsewhere) await interaction.update(decidedHere(interaction, press.elsewhere));
     else await interaction.deferUpdate();
   } else
     await interaction.reply({
@@ -100,7 +101,12 @@ export async function handleApprovalModal(
     });
 }
 
-/** The pressed approval message once decided, as the run's own renderer would leave it: the ending, no buttons. */
-function decidedHere(decided: DecidedElsewhere) {
+/**
+ * The pressed approval message once decided, as the run's own renderer would leave it: the ending, no
+ * buttons; still a components v2 card if it was one (its flag cannot be removed).
+ */
+function decidedHere(interaction: ButtonInteraction | ModalSubmitInteraction, decided: DecidedElsewhere) {
+  if (interaction.message?.flags.has(MessageFlags.IsComponentsV2))
+    return { components: [approvalCard(decided.call, decided.note)] };
   return { content: `${approvalMessage(decided.call)}\n**${decided.note}**`, components: [] };
 }

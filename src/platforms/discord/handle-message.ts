@@ -12,13 +12,27 @@ import { conversationKey, displayName, settingsKeyOf } from './conversation.js';
 import { forwardedOf } from './forwarded.js';
 import { canThread, questionOf } from './intake.js';
 import { NO_PINGS, REPLY_PING } from './limits.js';
-import { replySurface } from './surfaces.js';
+import { replySurface } from './reply-surface.js';
 import { ACKNOWLEDGED, followUpText, threadMessageOf } from './thread-follow.js';
 
-/** Answers a mention or DM: typing, a placeholder reply, steps in a thread, the answer edited into the reply. */
+/**
+ * Answers a mention or DM: typing, a placeholder reply, steps in a thread, the answer edited into the reply.
+ * In a DM a lone forward waits briefly for its comment (see forward-comment.ts), which is then the
+ * question, the forward its quoted context: one answer, to the comment.
+ */
 export async function handleMessage(message: Message, ctx: DiscordContext): Promise<void> {
   const botId = message.client.user.id;
   let asked = questionOf(message, botId);
+  // A forward and the comment Discord sends right after it, in a DM: one question, the comment asking.
+  let forwarded = forwardedOf(message);
+  if (ctx.forwardComments && asked !== null && !message.inGuild()) {
+    if (forwarded && !asked) {
+      if (!(await ctx.forwardComments.hold(message, ctx.signal))) return;
+    } else if (!forwarded) {
+      const taken = ctx.forwardComments.take(message);
+      forwarded = taken && forwardedOf(taken);
+    }
+  }
   const log = ctx.logger.child({ channel: message.channelId, message: message.id });
   // In a thread, every person's message is seen by following: another person speaking makes the bot stand back.
   const seen = threadMessageOf(message, botId, asked !== null);
@@ -34,7 +48,6 @@ export async function handleMessage(message: Message, ctx: DiscordContext): Prom
     asked = followUpText(message);
   }
   // A forward's own content is empty: alone, it asks what the forwarded message says.
-  const forwarded = forwardedOf(message);
   const files = [...attachedFiles(message), ...(forwarded?.files ?? [])];
   const question = asked || (forwarded ? WORDING.forwardedOnly : files.length > 0 ? WORDING.filesOnly : '');
   if (!question) {

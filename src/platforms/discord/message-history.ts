@@ -1,8 +1,10 @@
 import {
   type Client,
+  ComponentType,
   cleanContent,
   DiscordAPIError,
   type Message,
+  MessageFlags,
   MessageReferenceType,
   MessageType,
 } from 'discord.js';
@@ -112,7 +114,7 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
     if (forwarded) return forwarded.context;
     const own = m.author.id === m.client.user.id;
     const files = [...m.attachments.values()].map((a) => `(attached: ${a.name})`);
-    const text = [cleanContent(m.content, m.channel), ...files].filter(Boolean).join('\n');
+    const text = [cleanContent(m.content || cardText(m), m.channel), ...files].filter(Boolean).join('\n');
     return { author: own ? OWN_SPEAKER : displayName(m.member, m.author), at: m.createdAt, text, source };
   }
 
@@ -150,4 +152,16 @@ export function createMessageHistory(deps: { maxMessages: number; logger: Logger
       if (lastAnswers.size > REMEMBERED_THREADS) lastAnswers.delete(lastAnswers.keys().next().value!);
     },
   };
+}
+
+/** A components v2 message's text (a steps or approval card): its text displays, one per line; else ''. */
+function cardText(m: Message): string {
+  if (!m.flags.has(MessageFlags.IsComponentsV2)) return '';
+  type Part = { type: number; content?: string; components?: Part[] };
+  const walk = (parts: Part[]): string[] =>
+    parts.flatMap((p) => [
+      ...(p.type === ComponentType.TextDisplay && p.content ? [p.content] : []),
+      ...walk(p.components ?? []),
+    ]);
+  return walk(m.components.map((c) => c.toJSON() as Part)).join('\n');
 }

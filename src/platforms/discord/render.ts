@@ -9,28 +9,21 @@ import { moreSteps } from '../shared/wording.js';
 import { createDiscordApprovals } from './approvals.js';
 import { type ButtonRow, feedbackRow } from './buttons.js';
 import { MESSAGE_LIMIT, threadName } from './limits.js';
-import {
-  createStepPoster,
-  createStepsMessage,
-  createStepsView,
-  formatStep,
-  type PostEditable,
-  type StepSink,
-} from './steps.js';
-import { cardLayout, type PostCard } from './steps-card.js';
+import { createStepPoster, createStepsMessage, createStepsView, formatStep, type StepSink } from './steps.js';
+import { cardLayout, type Poster } from './steps-card.js';
 
-/** Where one answer is shown: a reply message (or interaction response) and the places around it. */
-export interface AnswerSurface {
+/**
+ * Where one answer is shown: a reply message (or interaction response) and the places around it. Its `post`
+ * and `postCard` post messages edited later beside the answer (the single steps message where there is no
+ * thread, approval prompts); `postCard` is absent where the surface sends only classic messages.
+ */
+export interface AnswerSurface extends Poster {
   /** Replaces the answer message's text, and its buttons when `buttons` is given. */
   edit(text: string, buttons?: ButtonRow[]): Promise<void>;
   /** Posts a further message after the answer: text past the first 2,000 characters. */
   followUp(text: string): Promise<void>;
-  /** Posts a message that is edited later: the single steps message where there is no thread. */
-  post: PostEditable;
-  /** Posts a components v2 message that is edited later; absent where the surface sends only classic messages. */
-  postCard?: PostCard;
   /** Starts a thread under the answer and returns a way to post in it; absent where threads cannot exist. */
-  openThread?: (name: string) => Promise<PostEditable>;
+  openThread?: (name: string) => Promise<Poster>;
 }
 
 /** Options of {@link createDiscordRenderer}. */
@@ -49,7 +42,7 @@ export interface DiscordRendererOptions {
   steps?: StepsPlacement | undefined;
   /** The run the answer's buttons act on; without it the answer has no buttons. */
   runId?: string | undefined;
-  /** DISCORD_COMPONENTS_V2: the single steps message is a components v2 card where the surface can post one. */
+  /** DISCORD_COMPONENTS_V2: the single steps message and approval prompts are components v2 cards where the place can take one. */
   componentsV2?: boolean | undefined;
 }
 
@@ -78,7 +71,7 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
   let steps: StepSink | undefined;
   const open = options.steps === 'inline' || options.steps === 'off' ? undefined : surface.openThread;
   // The thread is made on the first step, so answers without steps leave no empty thread behind.
-  let thread: Promise<PostEditable | undefined> | undefined;
+  let thread: Promise<Poster | undefined> | undefined;
   const openThread = () => {
     thread ??= open
       ? open(threadName(options.question)).catch((err: unknown) => {
@@ -90,10 +83,11 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
   };
   const approvals = createDiscordApprovals({
     // After the steps before it, in the thread when there is one, else in the channel.
-    post: async (text, rows) => {
+    place: async () => {
       await steps?.finish();
-      return ((await openThread()) ?? surface.post)(text, rows);
+      return (await openThread()) ?? surface;
     },
+    componentsV2: options.componentsV2,
     onError: warn('could not show or update a pending approval'),
   });
 
@@ -108,8 +102,8 @@ export function createDiscordRenderer(options: DiscordRendererOptions): RunRende
     if (!open) return inMessage();
     let fallback: StepSink | undefined;
     const poster = createStepPoster(async (text) => {
-      const postInThread = await openThread();
-      if (postInThread) return void (await postInThread(text));
+      const inThread = await openThread();
+      if (inThread) return void (await inThread.post(text));
       fallback ??= inMessage();
       fallback.push(text);
     }, warn('could not post a step in the thread'));

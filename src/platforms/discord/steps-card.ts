@@ -6,11 +6,12 @@ import {
 } from 'discord.js';
 import { splitMessage } from '../shared/split-message.js';
 import { moreSteps } from '../shared/wording.js';
-import type { StepsLayout } from './steps.js';
+import type { PostEditable, StepsLayout } from './steps.js';
 
 /**
- * A components v2 message: at most 40 components in all, nested ones and the container counted, and
- * 4,000 characters across its text displays (https://discord.com/developers/docs/components/reference).
+ * A components v2 message: at most 40 components in all, nested ones and the container counted
+ * (https://discord.com/developers/docs/components/reference), and 4,000 characters across its text
+ * displays (discord-api-docs PR #8562, documenting the API's limit).
  */
 export const CARD_LIMITS = { components: 40, text: 4_000 } as const;
 
@@ -23,10 +24,16 @@ const FRAME_COMPONENTS = 3;
 const MORE_CHARS = 40;
 
 /** A components v2 message's body: one container; the IS_COMPONENTS_V2 flag goes with it. */
-export type StepsCard = APIContainerComponent;
+export type Card = APIContainerComponent;
 
 /** Posts a components v2 message and returns the function that edits it. */
-export type PostCard = (card: StepsCard) => Promise<(next: StepsCard) => Promise<void>>;
+export type PostCard = (card: Card) => Promise<(next: Card) => Promise<void>>;
+
+/** Where messages go: classic ones, and components v2 cards where the place can take them. */
+export interface Poster {
+  post: PostEditable;
+  postCard?: PostCard | undefined;
+}
 
 /**
  * The texts of the steps card: the header, then the first steps that fit Discord's limits, then
@@ -53,7 +60,7 @@ export function fitCard(steps: readonly string[]): string[] {
 }
 
 /** The container of the card's texts: the header, a separator, one text display per step. */
-export function stepsCard(texts: readonly string[]): StepsCard {
+export function stepsCard(texts: readonly string[]): Card {
   const [header, ...steps] = texts;
   const card = new ContainerBuilder().addTextDisplayComponents(
     new TextDisplayBuilder().setContent(header ?? CARD_HEADER),

@@ -10,55 +10,9 @@ import {
 } from 'discord.js';
 import type { Logger } from '../../core/logger.js';
 import type { ButtonRow } from './buttons.js';
-import { NO_PINGS, REPLY_PING } from './limits.js';
+import { NO_PINGS } from './limits.js';
 import type { AnswerSurface } from './render.js';
-import type { PostEditable } from './steps.js';
-
-/** The bot's reply to a message: edited with the answer, threads started from it, overflow in its channel. */
-export function replySurface(reply: Message, options: { threads: boolean }): AnswerSurface {
-  const send = (text: string) => {
-    if (!reply.channel.isSendable()) throw new Error(`cannot send in channel ${reply.channelId}`);
-    return reply.channel.send({ content: text, allowedMentions: NO_PINGS });
-  };
-  return {
-    async edit(text, buttons) {
-      await reply.edit({
-        content: text,
-        allowedMentions: REPLY_PING,
-        ...(buttons ? { components: buttons } : {}),
-      });
-    },
-    async followUp(text) {
-      await send(text);
-    },
-    async post(text, buttons) {
-      const channel = reply.channel;
-      if (!channel.isSendable()) throw new Error(`cannot send in channel ${reply.channelId}`);
-      return postEditable((options) => channel.send(options), text, buttons);
-    },
-    async postCard(card) {
-      const channel = reply.channel;
-      if (!channel.isSendable()) throw new Error(`cannot send in channel ${reply.channelId}`);
-      const message = await channel.send({
-        components: [card],
-        flags: MessageFlags.IsComponentsV2,
-        allowedMentions: NO_PINGS,
-      });
-      return async (next) => {
-        await message.edit({ components: [next], allowedMentions: NO_PINGS });
-      };
-    },
-    openThread: options.threads
-      ? async (name) => {
-          const thread = await reply.startThread({
-            name,
-            autoArchiveDuration: ThreadAutoArchiveDuration.OneDay,
-          });
-          return (text, buttons) => postEditable((options) => thread.send(options), text, buttons);
-        }
-      : undefined,
-  };
-}
+import type { Card } from './steps-card.js';
 
 /**
  * How long `/ask` writes through its interaction's token. Discord refuses the token 15 minutes after the
@@ -226,23 +180,10 @@ export function interactionSurface(
       );
     },
     async post(text, buttons) {
-      const inChannel = async () =>
-        only
-          ? async () => {}
-          : channelEditable(
-              await sendInChannel({ content: text, allowed_mentions: { parse: [] }, ...rowsJson(buttons) }),
-            );
-      if (!usable()) return inChannel();
-      countFollowUp();
-      return throughToken(async () => {
-        const message = await interaction.followUp({
-          content: text,
-          allowedMentions: NO_PINGS,
-          ...(buttons ? { components: buttons } : {}),
-        });
-        return followUpEditable(message);
-      }, inChannel);
+      const edit = await postEditable([text, buttons] as const, classicBody);
+      return (next, rows) => edit([next, rows]);
     },
+    postCard: (card) => postEditable(card, cardBody),
     openThread: options.threads
       ? async (name) => {
           // Plain REST by ids: the response message need not be in discord.js's cache.
@@ -254,73 +195,86 @@ export function interactionSurface(
           const thread = (await rest.post(Routes.threads(channelId, responseId), {
             body: { name, auto_archive_duration: ThreadAutoArchiveDuration.OneDay },
           })) as APIThreadChannel;
-          return async (text, buttons) => {
+          const inThread = async <T>(first: T, body: (value: T) => Body) => {
             const message = (await rest.post(Routes.channelMessages(thread.id), {
-              body: { content: text, allowed_mentions: { parse: [] }, ...rowsJson(buttons) },
+              body: restJson(body(first)),
             })) as APIMessage;
-            return async (next, rows) => {
+            return async (next: T) => {
               await rest.patch(Routes.channelMessage(thread.id, message.id), {
-                body: { content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) },
+                body: restJson(edited(body(next))),
               });
             };
+          };
+          return {
+            async post(text, buttons) {
+              const edit = await inThread([text, buttons] as const, classicBody);
+              return (next, rows) => edit([next, rows]);
+            },
+            postCard: (card) => inThread(card, cardBody),
           };
         }
       : undefined,
   };
 
-  function channelEditable(id: string) {
-    return async (next: string, rows?: ButtonRow[]) => {
-      await editInChannel(id, { content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) });
+  /**
+   * Posts a message edited later: a follow-up while the token is usable, else (where the bot is a member) a
+   * channel message; resolves with the function that edits it.
+   */
+  async function postEditable<T>(first: T, body: (value: T) => Body) {
+    const inChannel = async () =>
+      only ? async (_next: T) => {} : channelEditable(await sendInChannel(restJson(body(first))), body);
+    if (!usable()) return inChannel();
+    countFollowUp();
+    return throughToken(async () => {
+      const message = await interaction.followUp({ ...body(first), allowedMentions: NO_PINGS });
+      return followUpEditable(message, body);
+    }, inChannel);
+  }
+
+  function channelEditable<T>(id: string, body: (value: T) => Body) {
+    return async (next: T) => {
+      await editInChannel(id, restJson(edited(body(next))));
     };
   }
 
-  /** Edits a follow-up through the token while it lasts; after, its text goes on in a channel message. */
-  function followUpEditable(message: Message) {
-    let moved: ((next: string, rows?: ButtonRow[]) => Promise<void>) | undefined;
+  /** Edits a follow-up through the token while it lasts; after, it goes on in a new channel message. */
+  function followUpEditable<T>(message: Message, body: (value: T) => Body) {
+    let moved: ((next: T) => Promise<void>) | undefined;
     // A follow-up is the webhook's message: the bot's token cannot edit it, so the steps go on below.
-    const moveOn = async (next: string, rows?: ButtonRow[]) => {
+    const moveOn = async (next: T) => {
       if (only) return;
-      moved = channelEditable(
-        await sendInChannel({ content: next, allowed_mentions: { parse: [] }, ...rowsJson(rows) }),
-      );
+      moved = channelEditable(await sendInChannel(restJson(body(next))), body);
     };
-    return async (next: string, rows?: ButtonRow[]) => {
-      if (moved) return moved(next, rows);
-      if (!usable()) return moveOn(next, rows);
+    return async (next: T) => {
+      if (moved) return moved(next);
+      if (!usable()) return moveOn(next);
       await throughToken(
         async () =>
-          void (await interaction.editReply({
-            message,
-            content: next,
-            allowedMentions: NO_PINGS,
-            ...(rows ? { components: rows } : {}),
-          })),
-        () => moveOn(next, rows),
+          void (await interaction.editReply({ message, ...edited(body(next)), allowedMentions: NO_PINGS })),
+        () => moveOn(next),
       );
     };
   }
 }
 
-/** What a sent message carries: text without pings, and buttons when given. */
-interface Outgoing {
-  content: string;
-  allowedMentions: typeof NO_PINGS;
-  components?: ButtonRow[];
+/** A message's body, as discord.js's options and (with `allowed_mentions`) as REST JSON take it. */
+interface Body {
+  content?: string;
+  components?: (ButtonRow | Card)[];
+  flags?: number;
 }
 
-/** Sends `text` (with `buttons`) through `send`, and resolves with the function that edits that message. */
-async function postEditable(
-  send: (options: Outgoing) => Promise<Message>,
-  text: string,
-  buttons?: ButtonRow[],
-): ReturnType<PostEditable> {
-  const shown = (content: string, rows?: ButtonRow[]): Outgoing => ({
-    content,
-    allowedMentions: NO_PINGS,
-    ...(rows ? { components: rows } : {}),
-  });
-  const message = await send(shown(text, buttons));
-  return async (next, rows) => {
-    await message.edit(shown(next, rows));
-  };
-}
+/** A classic message: text, and its buttons when given (an edit without them keeps those shown). */
+const classicBody = ([content, rows]: readonly [string, ButtonRow[] | undefined]): Body => ({
+  content,
+  ...(rows ? { components: rows } : {}),
+});
+
+/** A components v2 message: one card, with the IS_COMPONENTS_V2 flag. */
+const cardBody = (card: Card): Body => ({ components: [card], flags: MessageFlags.IsComponentsV2 });
+
+/** An edit's body: a message's flags stay as they were sent (IS_COMPONENTS_V2 cannot be removed). */
+const edited = ({ flags: _flags, ...body }: Body): Body => body;
+
+/** As REST JSON, never pinging anyone. */
+const restJson = (body: Body) => ({ ...body, allowed_mentions: { parse: [] } });

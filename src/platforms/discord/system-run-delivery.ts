@@ -7,7 +7,7 @@ import { answer, type DiscordContext } from './answer.js';
 import { stopRow } from './buttons.js';
 import { discordCreatorRights } from './creator-rights.js';
 import { NO_PINGS, threadName } from './limits.js';
-import { replySurface } from './surfaces.js';
+import { replySurface } from './reply-surface.js';
 
 /** The channel id of a Discord conversation key (`discord:<guild|dm>:<channel>`). */
 export function channelOfKey(key: string): string {

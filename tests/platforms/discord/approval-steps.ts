@@ -2,11 +2,17 @@ import type { FakeMessage, FakeUser } from '../../fakes/discord-server.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import type { DiscordBed } from './harness.js';
 
-type Row = { components: { custom_id: string }[] };
+type Component = { type: number; custom_id?: string; components?: Component[] };
 
-/** The custom ids of a message's buttons, row by row. */
+/** Every component of a list, nested ones (a container's rows, a row's buttons) included. */
+const nested = (components: Component[]): Component[] =>
+  components.flatMap((c) => [c, ...nested(c.components ?? [])]);
+
+/** The custom ids of a message's buttons, in order, also inside a components v2 container. */
 export const buttonIds = (message: FakeMessage): string[] =>
-  ((message.components ?? []) as Row[]).flatMap((row) => row.components.map((b) => b.custom_id));
+  nested((message.components ?? []) as Component[])
+    .filter((c) => c.type === 2 && c.custom_id !== undefined)
+    .map((c) => c.custom_id!);
 
 /** Asks as `author` without waiting for the answer; resolves with the reply and the approval message in its thread. */
 export async function askForApproval(b: DiscordBed, text = 'echo it', author: FakeUser = b.alice) {

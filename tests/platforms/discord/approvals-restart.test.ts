@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resumerThrough } from '../../../src/core/approvals/resume-through.js';
 import { parseRunActionId } from '../../../src/platforms/shared/run-actions.js';
 import { WORDING } from '../../../src/platforms/shared/wording.js';
+import { COMPONENTS_V2_RULES } from '../../fakes/discord-components-v2.js';
 import type { FakeMessage } from '../../fakes/discord-server.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { stdioTestServer, writeMcpJson } from '../../mcp/mcp-fixture.js';
@@ -44,6 +45,8 @@ describe('Discord: approvals across a restart and across replicas', () => {
   ) {
     const bed = await startDiscordBed(
       {
+        // Classic prompts unless `env` says otherwise (their text is read below).
+        DISCORD_COMPONENTS_V2: 'false',
         MCP_CONNECT_TIMEOUT_MS: '60000',
         MCP_CONFIG: writeMcpJson(dir, { test: stdioTestServer() }),
         SHUTDOWN_GRACE_MS: '20',
@@ -123,6 +126,34 @@ describe('Discord: approvals across a restart and across replicas', () => {
     await after.test.core.approvals?.sweep();
     await after.adapter.idle();
     expect(resumedAnswers(after)).toHaveLength(1);
+  });
+
+  it('a components v2 prompt pressed after a restart is closed as a card: who decided, no buttons', async () => {
+    const v2 = { DISCORD_COMPONENTS_V2: 'true' };
+    const before = await botProcess({ beatMs: 0, staleMs: 1 }, undefined, v2);
+    before.model.script(ECHO);
+    const { approval } = await askForApproval(before, 'please echo hi');
+    const [approveId] = buttonIds(approval);
+    expect(approval.flags & COMPONENTS_V2_RULES.flag).toBe(COMPONENTS_V2_RULES.flag);
+    await before.shutdown();
+    expect(buttonIds(approval)).toHaveLength(2);
+
+    const after = await botProcess({ beatMs: 0, staleMs: 1 }, before, v2);
+    after.model.script({ content: 'Echoed after the restart.' });
+    const pressed = await press(after, approval, approveId!, before.alice);
+    expect(pressed.type).toBe(7);
+    expect(pressed.data.content).toBeUndefined();
+    await waitUntil(() => buttonIds(approval).length === 0, { what: 'the old approval buttons to go' });
+    const texts = (approval.components[0].components as { type: number; content?: string }[])
+      .filter((c) => c.type === 10)
+      .map((c) => c.content);
+    expect(texts[0]).toBe('**Approval needed:** `test__echo`');
+    expect(texts.at(-1)).toBe('**test__echo approved by alice.**');
+    await waitUntil(() => resumedAnswers(after)[0]?.content.endsWith('Echoed after the restart.') === true, {
+      what: 'the answer going on after the restart',
+    });
+    await after.adapter.idle();
+    expect(after.discord.calls.filter((c) => c.status >= 400)).toEqual([]);
   });
 
   it('a press while the bot shuts down is answered privately and decides nothing: the call stays kept', async () => {

@@ -32,6 +32,8 @@ describe('Discord: tool calls that wait for approval', () => {
 
   const start = (env: Record<string, string> = {}, server: Record<string, unknown> = {}) =>
     startDiscordBed({
+      // The classic prompt (approval-card.test.ts has the components v2 card).
+      DISCORD_COMPONENTS_V2: 'false',
       MCP_CONNECT_TIMEOUT_MS: '60000',
       MCP_CONFIG: writeMcpJson(dir, { test: { ...stdioTestServer(), ...server } }),
       ...env,

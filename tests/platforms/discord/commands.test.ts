@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DiscordBed, startDiscordBed } from './harness.js';
+import { shownText } from './shown-text.js';
 
 const EPHEMERAL = 64;
 
@@ -84,7 +85,7 @@ describe('Discord: slash commands', () => {
     expect(discord.calls.some((c) => c.path.endsWith('/threads'))).toBe(false);
     const steps = discord.messages(dm).filter((m) => m.id !== discord.original(token)!.id);
     expect(steps).toHaveLength(1);
-    expect(steps[0]!.content).toMatch(/Thought:[\s\S]*Action:[\s\S]*Observation:/);
+    expect(shownText(steps[0]!)).toMatch(/Thought:[\s\S]*Action:[\s\S]*Observation:/);
   });
 
   it('/reset forgets the channel and tells only the caller', async () => {

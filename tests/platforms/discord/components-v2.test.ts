@@ -45,8 +45,8 @@ describe('Discord: inline steps as components v2 (DISCORD_COMPONENTS_V2)', () =>
     return steps[0]!;
   };
 
-  it('shows a run’s steps as a container: header, separator, one text display per step', async () => {
-    const message = await stepsOf({ DISCORD_COMPONENTS_V2: 'true' }, [
+  it('shows a run’s steps as a container by default: header, separator, one text display per step', async () => {
+    const message = await stepsOf({}, [
       calculation('I will use the calculator.', '6 * 7'),
       { content: 'It is 42.' },
     ]);
@@ -81,8 +81,8 @@ describe('Discord: inline steps as components v2 (DISCORD_COMPONENTS_V2)', () =>
     expect(texts.at(-1)).toBe(`-# ${moreSteps(45 - shown)}`); // 15 turns of thought, action, observation
   });
 
-  it('sends the classic text message when the flag is off', async () => {
-    const message = await stepsOf({}, [
+  it('sends the classic text message with DISCORD_COMPONENTS_V2=false', async () => {
+    const message = await stepsOf({ DISCORD_COMPONENTS_V2: 'false' }, [
       calculation('I will use the calculator.', '6 * 7'),
       { content: 'It is 42.' },
     ]);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeUser } from '../../fakes/discord-server.js';
 import { startHttpFake } from '../../helpers/http-fake.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
+import { shownText } from './shown-text.js';
 
 const CALCULATOR_RUN = [
   {
@@ -65,7 +66,7 @@ describe('Discord: thread context, reply chains and attachments', () => {
     bed.model.script(...CALCULATOR_RUN, { content: 'Noted.' });
     const first = await bed.say('what is 6 * 7?', { channelId: thread });
     const reply = bed.replyTo(first);
-    const steps = bed.discord.messages(thread).filter((m) => m.content.includes('Thought'));
+    const steps = bed.discord.messages(thread).filter((m) => shownText(m).includes('Thought'));
     expect(steps.length).toBeGreaterThan(0);
 
     bed.discord.sendMessage({ channelId: thread, author: bob, content: 'a newer thought' });
@@ -162,6 +163,25 @@ describe('Discord: thread context, reply chains and attachments', () => {
     const system = bed.model.requests.at(-1)!.body.messages.filter((m) => m.role === 'system');
     expect(JSON.stringify(system)).not.toContain('DISCORDCANARY');
     expect(bed.replyTo(asked).content).toBe('Ship once the tests pass.');
+  });
+
+  it('reads a components v2 card replied to (the steps card) by its text displays', async () => {
+    await start();
+    bed.model.script(...CALCULATOR_RUN);
+    const dm = bed.discord.addDm(bed.alice);
+    const first = bed.discord.sendMessage({ channelId: dm, author: bed.alice, content: 'what is 6 * 7?' });
+    await bed.settle();
+    const card = bed.discord
+      .messages(dm)
+      .find((m) => m.id !== bed.replyTo(first).id && m.author.id === bed.discord.bot.id)!;
+    expect(card.content).toBe('');
+    expect(shownText(card)).toContain('calculator');
+
+    bed.model.script({ content: 'Because it multiplies exactly.' });
+    await bed.say('why that tool?', { channelId: dm, mention: false, replyTo: card });
+    expect(questionText(bed)).toMatch(
+      /<untrusted source="reply" author="you \(the assistant\)" at="[^"]+">\n\*\*Reasoning\*\*\n\*\*Thought:\*\* I will use the calculator\./,
+    );
   });
 
   it('still answers without Read Message History, and says so once', async () => {

@@ -5,6 +5,8 @@ import { type FakeDiscord, startFakeDiscord } from '../../fakes/discord-server.j
 const V2 = COMPONENTS_V2_RULES.flag;
 const text = (content: string) => ({ type: 10, content });
 const container = (...components: unknown[]) => ({ type: 17, components });
+const button = (custom_id: string, label = 'Go') => ({ type: 2, style: 1, label, custom_id });
+const row = (...components: unknown[]) => ({ type: 1, components });
 
 /** The fake keeps Discord's components v2 rules (COMPONENTS_V2_RULES). */
 describe('the fake Discord: components v2', () => {
@@ -60,5 +62,39 @@ describe('the fake Discord: components v2', () => {
     const edited = await call('PATCH', path, { components: [container(text('b'))] });
     expect(edited.status).toBe(200);
     expect(edited.body.flags & V2).toBe(V2);
+  });
+
+  it('checks nested custom ids: 1-100 characters, unique in the message, on every non-link button (50035)', async () => {
+    const sent = (...parts: unknown[]) => post({ flags: V2, components: [container(text('a'), ...parts)] });
+    expect((await sent(row(button('approve'), button('deny')))).status).toBe(200);
+    expect((await sent(row(button('same'), button('same')))).body).toMatchObject({
+      code: 50035,
+      errors: {
+        components: { 0: { components: { 1: { components: { 1: { custom_id: expect.anything() } } } } } },
+      },
+    });
+    expect((await sent(row(button('x'.repeat(COMPONENTS_V2_RULES.customId + 1))))).body.code).toBe(50035);
+    expect((await sent(row({ type: 2, style: 1, label: 'no id' }))).body.code).toBe(50035);
+    expect((await sent(row({ type: 2, style: 5, label: 'link', url: 'https://example.com' }))).status).toBe(
+      200,
+    );
+    // Classic messages too.
+    expect((await post({ components: [row(button('same'), button('same'))] })).body.code).toBe(50035);
+  });
+
+  it('keeps the layout shapes: container children, section texts and accessory, row of at most 5 buttons, separator spacing', async () => {
+    const ok = async (component: unknown) => (await post({ flags: V2, components: [component] })).status;
+    expect(await ok(container(container(text('a'))))).toBe(400);
+    expect(await ok(container(button('loose')))).toBe(400);
+    const section = (texts: unknown[], accessory: unknown) => ({ type: 9, components: texts, accessory });
+    expect(await ok(section([text('a')], button('more')))).toBe(200);
+    expect(await ok(section([text('a'), text('b'), text('c'), text('d')], button('more')))).toBe(400);
+    expect(await ok(section([text('a')], undefined))).toBe(400);
+    const six = Array.from({ length: COMPONENTS_V2_RULES.rowButtons + 1 }, (_, i) => button(`b${i}`));
+    expect(await ok(container(row(...six)))).toBe(400);
+    expect(await ok(container(row(...six.slice(1))))).toBe(200);
+    expect(await ok(container(text('a'), { type: 14, spacing: 3 }))).toBe(400);
+    expect(await ok(container(text('a'), { type: 14, spacing: 2, divider: false }))).toBe(200);
+    expect(await ok(button('top'))).toBe(400);
   });
 });

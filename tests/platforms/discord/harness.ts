@@ -85,6 +85,8 @@ export interface DiscordBedOptions {
   approvals?: { beatMs?: number; staleMs?: number };
   /** How the scripted model answers what is not scripted (e.g. a `fallback` responder). */
   model?: FakeOpenAIOptions;
+  /** How long a lone forward in a DM waits for its comment (the adapter's default when unset). */
+  forwardCommentMs?: number;
 }
 
 /** Starts a fake Discord, the real core, and the adapter (connected and with its commands registered). */
@@ -122,6 +124,7 @@ export async function startDiscordBed(
       logger,
       line: options.line,
       now: options.now,
+      forwardCommentMs: options.forwardCommentMs,
       follows: test.core.follows,
       knowledge: test.knowledge.channel,
     });

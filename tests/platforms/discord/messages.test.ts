@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DiscordCall, FakeMessage } from '../../fakes/discord-server.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
+import { shownText } from './shown-text.js';
 
 const CALCULATION = {
   content: 'I will use the calculator.',
@@ -122,7 +123,9 @@ describe('Discord: questions by mention and DM', () => {
     const mine = botMessages(bed, dm);
     expect(mine).toHaveLength(2);
     const steps = mine.find((m) => m.id !== reply.id)!;
-    expect(steps.content).toMatch(/Thought:[\s\S]*Action:[\s\S]*calculator[\s\S]*Observation:[\s\S]*56,?877/);
+    expect(shownText(steps)).toMatch(
+      /Thought:[\s\S]*Action:[\s\S]*calculator[\s\S]*Observation:[\s\S]*56,?877/,
+    );
     expect((await bed.test.core.assistant.memory(`discord:dm:${dm}`)).turns).toBe(1);
   });
 
@@ -221,7 +224,9 @@ describe('Discord: questions by mention and DM', () => {
     expect(reply.content).toBe('It is 56877.');
     const mine = botMessages(bed, discord.channelId);
     expect(mine).toHaveLength(2);
-    expect(mine.find((m) => m.id !== reply.id)!.content).toMatch(/Thought:[\s\S]*Action:[\s\S]*Observation:/);
+    expect(shownText(mine.find((m) => m.id !== reply.id)!)).toMatch(
+      /Thought:[\s\S]*Action:[\s\S]*Observation:/,
+    );
   });
 
   it('keeps serving after a channel where it cannot post', async () => {

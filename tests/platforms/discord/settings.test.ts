@@ -3,6 +3,7 @@ import { WORDING } from '../../../src/platforms/shared/wording.js';
 import { FAKE_ROLES } from '../../fakes/discord-server.js';
 import type { RecordedRequest } from '../../fakes/openai-server.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
+import { shownText } from './shown-text.js';
 
 const ADMIN = { roles: [FAKE_ROLES.manager] };
 const CALCULATION = {
@@ -220,7 +221,7 @@ describe('Discord: /settings', () => {
       discord.messages(discord.channelId).filter((m) => m.author.id === discord.bot.id && !m.webhook_id);
     const steps = posted().filter((m) => m.id !== reply.id);
     expect(steps).toHaveLength(1);
-    expect(steps[0]!.content).toMatch(/Thought:[\s\S]*calculator[\s\S]*Observation:[\s\S]*42/);
+    expect(shownText(steps[0]!)).toMatch(/Thought:[\s\S]*calculator[\s\S]*Observation:[\s\S]*42/);
 
     await settings('steps', { where: 'off' });
     bed.model.script(CALCULATION, { content: 'Still 42.' });

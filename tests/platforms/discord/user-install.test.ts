@@ -3,6 +3,7 @@ import { INSTALL_RULES } from '../../fakes/discord-installs.js';
 import { createGate } from '../../helpers/gate.js';
 import { waitUntil } from '../../helpers/wait-until.js';
 import { type DiscordBed, startDiscordBed } from './harness.js';
+import { shownText } from './shown-text.js';
 
 const EPHEMERAL = 64;
 const CALCULATOR_RUN = [
@@ -64,7 +65,7 @@ describe('Discord: user install', () => {
       const original = bed.discord.original(token)!;
       const [steps, ...more] = bed.discord.messages(place).filter((m) => m.id !== original.id);
       expect(more).toEqual([]);
-      expect(steps!.content).toMatch(/Thought:\*\* Computing\.[\s\S]*calculator[\s\S]*Observation/);
+      expect(shownText(steps!)).toMatch(/Thought:\*\* Computing\.[\s\S]*calculator[\s\S]*Observation/);
       expect(botTokenCalls(place)).toEqual([]);
       expect(bed.discord.calls.filter((c) => c.status >= 400)).toEqual([]);
     },
