@@ -5,14 +5,21 @@
  * of the four it gained, tool names holding a colon and LangChain's `AI:` answers, were fixed after their
  * misses were seen, so its first score is the fair one); round 3 (issue 43) scored 45/45 before any change; round 4
  * (issue 43, small local models) scored 16/19 before any change and 18/19 after (code in the Action, prose
- * settling the action to take). The floors only ever go up.
+ * settling the action to take); round 5 (issue 43, small local models again) scored 21/21, scored once with no
+ * parser change after. The floors only ever go up.
  */
 import { describe, expect, it } from 'vitest';
 import { parseReactOutput } from '../../../src/core/agent/react-parser.js';
 import { loadHoldout, percent, scoreCorpus } from './react-corpus.js';
 
 /** Correct readings per round when its floor was last raised. */
-const FLOORS: Record<number, [number, number]> = { 1: [41, 42], 2: [49, 50], 3: [45, 45], 4: [18, 19] };
+const FLOORS: Record<number, [number, number]> = {
+  1: [41, 42],
+  2: [49, 50],
+  3: [45, 45],
+  4: [18, 19],
+  5: [21, 21],
+};
 
 const holdout = loadHoldout();
 
