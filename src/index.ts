@@ -17,7 +17,13 @@ import {
   recallSettingsFrom,
   scheduleSettingsFrom,
 } from './core-options.js';
-import { type Knowledge, knowledgeSettingsFrom, startKnowledge } from './knowledge/start-knowledge.js';
+import type { EmbeddedRecall } from './knowledge/embedded-recall.js';
+import {
+  type Knowledge,
+  knowledgeSettingsFrom,
+  recallArchive,
+  startKnowledge,
+} from './knowledge/start-knowledge.js';
 import { type McpConfig, McpConfigError } from './mcp/config/mcp-config.js';
 import { loadMcp, startMcp } from './mcp/start-mcp.js';
 import { createMetrics } from './metrics/create-metrics.js';
@@ -69,6 +75,7 @@ async function main(): Promise<void> {
   let store: Awaited<ReturnType<typeof createStore>>;
   let coordination: Coordination;
   let knowledge: Knowledge = {};
+  let recall: EmbeddedRecall | undefined;
   const knowledgeSettings = knowledgeSettingsFrom(config);
   let runQueue: ReturnType<typeof createRunQueue>;
   const metrics = config.METRICS
@@ -82,6 +89,7 @@ async function main(): Promise<void> {
   try {
     store = await createStore(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
     knowledge = await startKnowledge(config, store, logger);
+    recall = recallArchive(config, store, logger);
     const limits = {
       MAX_CONCURRENT_RUNS: config.MAX_CONCURRENT_RUNS,
       MAX_QUEUED_PER_CHANNEL: config.MAX_QUEUED_PER_CHANNEL,
@@ -98,7 +106,7 @@ async function main(): Promise<void> {
       usage: store,
       settings: store,
       feedback: store,
-      recall: { store, settings: recallSettingsFrom(config) },
+      recall: { store: recall ?? store, settings: recallSettingsFrom(config) },
       schedules: { store, settings: scheduleSettingsFrom(config) },
       runLogs: { store, days: config.RUN_LOG_RETENTION_DAYS },
       approvals: { store, waits: store, settings: approvalSettingsFrom(config) },
@@ -174,6 +182,7 @@ async function main(): Promise<void> {
     await core.approvals?.stop();
     knowledge.indexer?.stop();
     knowledge.embedded?.stop();
+    recall?.stop();
     await Promise.allSettled(adapters.map((a) => a.stop()));
     await http.close();
     await core

@@ -1,7 +1,7 @@
 // Knowledge (issue 40): index a folder of mixed documents (Markdown, HTML, PDF, Word, Excel) from disk —
 // time, store size, peak RSS — then search 100,000 passages (p50/p95 per search on SQLite, and on Postgres
 // when TEST_DATABASE_URL is set), and ask 100 paraphrased questions about facts planted in the documents
-// (recall@5 with full text only: no embeddings are built yet).
+// (recall@5 by words alone, and by words and meaning with a scripted embeddings server).
 // Run alone: npx tsx bench/scenarios/knowledge.ts [--quick]
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { makeDocx, makePdf, makeXlsx } from '../../tests/helpers/documents.js';
 import type { ScenarioOptions, ScenarioReport } from '../support/report.js';
+import { benchEmbeddings } from '../support/knowledge-embedded.js';
 import { rng } from './recall.js';
 
 const WORDS = (
@@ -36,12 +37,12 @@ function plantedFacts(): Fact[] {
     return i % 2 === 0
       ? {
           sentence: `Requests for project ${code} must be approved by the finance lead within ${n} hours.`,
-          question: `who approves requests for ${code} and how fast?`,
+          question: `who okays asks for ${code}, and how quickly?`,
           value: `${n} hours`,
         }
       : {
           sentence: `The on-call budget of team ${code} is ${n} EUR per weekend shift.`,
-          question: `how much is a weekend on-call shift paid for ${code}?`,
+          question: `what does a saturday pager duty for ${code} earn?`,
           value: `${n} EUR`,
         };
   });
@@ -113,7 +114,10 @@ async function fillPassages(store: KnowledgeStore, files: number): Promise<void>
   }
 }
 
-async function searchTimes(store: KnowledgeStore, queries: number): Promise<{ p50: number; p95: number }> {
+async function searchTimes(
+  store: Pick<KnowledgeStore, 'searchKnowledge'>,
+  queries: number,
+): Promise<{ p50: number; p95: number }> {
   const random = rng(3);
   const times: number[] = [];
   for (let i = 0; i < queries; i++) {
@@ -127,7 +131,10 @@ async function searchTimes(store: KnowledgeStore, queries: number): Promise<{ p5
   return { p50: at(0.5), p95: at(0.95) };
 }
 
-async function recallAt5(store: KnowledgeStore, facts: readonly Fact[]): Promise<number> {
+async function recallAt5(
+  store: Pick<KnowledgeStore, 'searchKnowledge'>,
+  facts: readonly Fact[],
+): Promise<number> {
   let found = 0;
   for (const fact of facts) {
     const hits = await store.searchKnowledge([BASE_SCOPE], fact.question, 5);
@@ -146,14 +153,16 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const searchRows: (string | number)[][] = [];
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-kb-bench-'));
   const data: Record<string, unknown> = {};
+  const embeddings = await benchEmbeddings(logger);
   try {
     const docs = join(dir, 'docs');
     const bytes = await writeDocuments(docs, documents, facts);
     const path = join(dir, 'kb.db');
     const store = openSqliteStore(path);
+    const embedded = embeddings.wrap(store);
     const indexer = createKnowledgeIndexer({
       dir: docs,
-      store,
+      store: embedded,
       limits: { maxBytes: 20_000_000, maxChars: 5_000_000, maxUnpackedBytes: 100_000_000 },
       logger,
     });
@@ -161,8 +170,12 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     const t = performance.now();
     const report = await indexer.reindex();
     const seconds = Math.round((performance.now() - t) / 100) / 10;
+    await embedded.embedded();
+    const withVectors = Math.round((performance.now() - t) / 100) / 10;
     const passages = (await store.knowledgeFiles(BASE_SCOPE)).reduce((n, f) => n + f.passages, 0);
     const found = await recallAt5(store, facts);
+    const foundHybrid = await recallAt5(embedded, facts);
+    embedded.stop();
     await store.close();
     const dbMb = Math.round(statSync(path).size / 100_000) / 10;
     const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
@@ -170,23 +183,48 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
       documents,
       `${Math.round(bytes / 100_000) / 10} MB`,
       passages,
-      `${seconds} s`,
+      `${seconds} s (${withVectors} s with embeddings)`,
       `${dbMb} MB`,
       `${peakMb} MB (was ${Math.round(rssBefore / 1024)} MB)`,
       `${found}/100`,
+      `${foundHybrid}/100`,
       report.failed,
     ]);
-    data.index = { documents, bytes, passages, seconds, dbMb, peakMb, found, failed: report.failed };
+    data.index = {
+      documents,
+      bytes,
+      passages,
+      seconds,
+      withVectors,
+      dbMb,
+      peakMb,
+      found,
+      foundHybrid,
+      failed: report.failed,
+    };
 
     const bulkPath = join(dir, 'bulk.db');
     const bulk = openSqliteStore(bulkPath);
     await fillPassages(bulk, bulkFiles);
     const sqliteTimes = await searchTimes(bulk, 200);
-    await bulk.close();
-    searchRows.push(['SQLite (FTS5 trigram)', bulkFiles * 100, sqliteTimes.p50, sqliteTimes.p95]);
+    searchRows.push(['SQLite (FTS5 words)', bulkFiles * 100, sqliteTimes.p50, sqliteTimes.p95]);
     data.sqlite = sqliteTimes;
+    const bulkEmbedded = embeddings.wrap(bulk);
+    await bulkEmbedded.embedded();
+    await bulkEmbedded.searchKnowledge([BASE_SCOPE], 'warm up', 5);
+    const hybridTimes = await searchTimes(bulkEmbedded, 200);
+    searchRows.push([
+      'SQLite, words + embeddings (256 dimensions)',
+      bulkFiles * 100,
+      hybridTimes.p50,
+      hybridTimes.p95,
+    ]);
+    data.sqliteHybrid = hybridTimes;
+    bulkEmbedded.stop();
+    await bulk.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    await embeddings.server.close();
   }
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
@@ -202,7 +240,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         await fillPassages(store, bulkFiles);
         await admin.query(`ANALYZE "${schema}".knowledge_passages`);
         const times = await searchTimes(store, 200);
-        searchRows.push(['Postgres (tsvector + GIN)', bulkFiles * 100, times.p50, times.p95]);
+        searchRows.push(['Postgres (tsvector + GIN), words', bulkFiles * 100, times.p50, times.p95]);
         data.postgres = times;
       } finally {
         await store.close();
@@ -227,7 +265,8 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
           'time',
           'store',
           'peak RSS',
-          'recall@5 (no embeddings)',
+          'recall@5, words',
+          'recall@5, words + embeddings',
           'unreadable',
         ],
         rows,
@@ -245,12 +284,16 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         met: options.quick ? null : p95s.every((p) => p <= 50),
       },
       {
-        target: 'recall@5 ≥ 95/100 on paraphrased questions (with embeddings, not built yet)',
-        measured: String((data.index as { found: number }).found),
-        met: null,
+        target: 'recall@5 ≥ 95/100 on paraphrased questions with embeddings on',
+        measured: `${(data.index as { foundHybrid: number }).foundHybrid} (words alone ${(data.index as { found: number }).found})`,
+        met: options.quick ? null : (data.index as { foundHybrid: number }).foundHybrid >= 95,
       },
     ],
-    notes: ['Questions share some words with the planted sentence (the project code), as people ask.'],
+    notes: [
+      'Questions share the project code with the planted sentence, as people ask, and little else.',
+      'Embeddings come from a scripted server (words mapped to concepts, 256 dimensions), not a real model: ' +
+        'the figures measure the fusion and its cost, not a model’s quality.',
+    ],
     data,
   };
 }

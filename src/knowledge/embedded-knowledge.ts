@@ -2,12 +2,11 @@ import type { Embedder } from '../core/llm/embedder.js';
 import { EMBED_BATCH } from '../core/llm/openai-embedder.js';
 import type { Logger } from '../core/logger.js';
 import type { KnowledgeHit, KnowledgeStore, PassageRef } from '../core/ports/knowledge-store.js';
+import { embeddingFill } from './embedding-fill.js';
 import { createVectorIndex } from './vector-index.js';
 
 /** Reciprocal-rank fusion's constant (Cormack et al. 2009): a hit's share is 1 / (K + its rank). */
 export const RRF_K = 60;
-/** After a failure, the embedding of waiting passages is tried again this much later. */
-const RETRY_MS = 60_000;
 
 /** A knowledge store whose passages also get embeddings, searched by words and by meaning together. */
 export interface EmbeddedKnowledge extends KnowledgeStore {
@@ -45,15 +44,10 @@ export function withEmbeddings(
   now: () => number = Date.now,
 ): EmbeddedKnowledge {
   const index = createVectorIndex(store, embedder.model);
-  let filling: Promise<void> | undefined;
-  let again = false;
-  let retry: NodeJS.Timeout | undefined;
-  let failing = false;
-
-  async function fillAll(): Promise<void> {
-    for (;;) {
+  const filler = embeddingFill(
+    async () => {
       const waiting = await store.passagesToEmbed(embedder.model, EMBED_BATCH);
-      if (waiting.length === 0) return;
+      if (waiting.length === 0) return 0;
       const vectors = await embedder.embed(
         waiting.map((p) => (p.heading ? `${p.heading}\n${p.text}` : p.text)),
       );
@@ -62,41 +56,12 @@ export function withEmbeddings(
         waiting.map((p, i) => ({ scope: p.scope, path: p.path, ordinal: p.ordinal, embedding: vectors[i]! })),
         now(),
       );
-      if (failing) logger.info({ model: embedder.model }, 'embeddings are being made again');
-      failing = false;
-    }
-  }
-
-  /** Starts filling in embeddings, or asks the running fill to look again when it is done. */
-  function fill(): Promise<void> {
-    if (filling) {
-      again = true;
-      return filling;
-    }
-    filling = (async () => {
-      do {
-        again = false;
-        try {
-          await fillAll();
-        } catch (err) {
-          if (!failing) {
-            logger.warn(
-              { model: embedder.model, err: err instanceof Error ? err.message : String(err) },
-              'could not make embeddings; searching by words alone until they can be made',
-            );
-          }
-          failing = true;
-          clearTimeout(retry);
-          retry = setTimeout(() => void fill(), RETRY_MS);
-          retry.unref();
-          return;
-        }
-      } while (again);
-    })().finally(() => {
-      filling = undefined;
-    });
-    return filling;
-  }
+      return waiting.length;
+    },
+    logger,
+    'knowledge',
+  );
+  const fill = () => filler.fill();
 
   async function nearest(scopes: readonly string[], query: string, limit: number): Promise<PassageRef[]> {
     try {
@@ -137,11 +102,7 @@ export function withEmbeddings(
       for (const hit of await store.knowledgePassages(missing)) known.set(keyOf(hit), hit);
       return fused.flatMap((r) => known.get(keyOf(r)) ?? []);
     },
-    embedded: async () => {
-      while (filling) await filling;
-    },
-    stop() {
-      clearTimeout(retry);
-    },
+    embedded: () => filler.idle(),
+    stop: () => filler.stop(),
   };
 }

@@ -2,12 +2,14 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { ConfigError } from '../core/errors.js';
+import type { Embedder } from '../core/llm/embedder.js';
 import { createOpenAIEmbedder } from '../core/llm/openai-embedder.js';
 import type { Logger } from '../core/logger.js';
 import type { KnowledgeStore } from '../core/ports/knowledge-store.js';
 import type { KnowledgeSettings } from '../core/tools/search-knowledge.js';
 import { type ChannelKnowledge, createChannelKnowledge } from './channel-knowledge.js';
 import { type EmbeddedKnowledge, withEmbeddings } from './embedded-knowledge.js';
+import { type EmbeddedRecall, type RecallStore, withRecallEmbeddings } from './embedded-recall.js';
 import { createKnowledgeIndexer, type KnowledgeIndexer } from './knowledge-indexer.js';
 
 /** Characters of one knowledge base file indexed at most. */
@@ -31,14 +33,10 @@ export interface Knowledge {
   embedded?: EmbeddedKnowledge | undefined;
 }
 
-/** The store searched by words and meaning when EMBEDDINGS_MODEL is set; undefined when it is not. */
-export function embeddedKnowledge(
-  config: Config,
-  store: KnowledgeStore,
-  logger: Logger,
-): EmbeddedKnowledge | undefined {
+/** The embedding model of EMBEDDINGS_MODEL (its server and key default to the chat model's); undefined unset. */
+export function embedderFrom(config: Config): Embedder | undefined {
   if (!config.EMBEDDINGS_MODEL) return undefined;
-  const embedder = createOpenAIEmbedder({
+  return createOpenAIEmbedder({
     model: config.EMBEDDINGS_MODEL,
     baseURL: config.EMBEDDINGS_BASE_URL ?? config.OPENAI_BASE_URL,
     apiKey: config.EMBEDDINGS_API_KEY ?? config.OPENAI_API_KEY,
@@ -46,7 +44,17 @@ export function embeddedKnowledge(
     maxRetries: config.LLM_MAX_RETRIES,
     timeoutMs: config.LLM_TIMEOUT_MS,
   });
-  return withEmbeddings(store, embedder, logger.child({ embeddings: config.EMBEDDINGS_MODEL }));
+}
+
+/** `recall`'s archive searched by words and meaning when EMBEDDINGS_MODEL is set; the store as it is when not. */
+export function recallArchive(
+  config: Config,
+  store: RecallStore,
+  logger: Logger,
+): EmbeddedRecall | undefined {
+  const embedder = embedderFrom(config);
+  if (!embedder) return undefined;
+  return withRecallEmbeddings(store, embedder, logger.child({ embeddings: embedder.model }));
 }
 
 /**
@@ -59,10 +67,10 @@ export async function startKnowledge(
   store: KnowledgeStore,
   logger: Logger,
 ): Promise<Knowledge> {
-  const embedded =
-    config.KNOWLEDGE_DIR || config.KNOWLEDGE_SHARED_FILES
-      ? embeddedKnowledge(config, store, logger)
-      : undefined;
+  const embedder = config.KNOWLEDGE_DIR || config.KNOWLEDGE_SHARED_FILES ? embedderFrom(config) : undefined;
+  const embedded = embedder
+    ? withEmbeddings(store, embedder, logger.child({ embeddings: embedder.model }))
+    : undefined;
   if (embedded) store = embedded;
   const channel = config.KNOWLEDGE_SHARED_FILES ? createChannelKnowledge({ store, logger }) : undefined;
   if (!config.KNOWLEDGE_DIR) return { channel, embedded };

@@ -1,12 +1,11 @@
 import type { KnowledgeStore, PassageRef } from '../core/ports/knowledge-store.js';
+import { scan, TopK, toChunk, unit, type VectorChunk } from './vector-chunk.js';
 
-/** A file's passages' embeddings as kept in memory: unit vectors in 8 bits, each with its scale. */
+/** A file's passages' embeddings as kept in memory. */
 interface FileVectors {
   indexedAt: number;
   ordinals: Int32Array;
-  dims: number;
-  values: Int8Array;
-  scales: Float32Array;
+  chunk: VectorChunk;
 }
 
 /** A passage near a query, by cosine similarity (1 the same direction). */
@@ -16,18 +15,6 @@ export interface Nearby extends PassageRef {
 
 /** What the index reads: the files of a scope (to see which changed) and a file's embeddings. */
 export type VectorSource = Pick<KnowledgeStore, 'knowledgeFiles' | 'knowledgeEmbeddings'>;
-
-/** A unit vector in 8 bits: its components over the largest, times 127 (cosine error well under 1%). */
-function quantize(embedding: Float32Array, into: Int8Array, at: number): number {
-  let norm = 0;
-  let largest = 0;
-  for (const x of embedding) norm += x * x;
-  norm = Math.sqrt(norm) || 1;
-  for (const x of embedding) largest = Math.max(largest, Math.abs(x / norm));
-  const scale = largest / 127 || 1;
-  for (let i = 0; i < embedding.length; i++) into[at + i] = Math.round(embedding[i]! / norm / scale);
-  return scale;
-}
 
 /**
  * Exact cosine search over the embeddings of `model`, in this process: a scope's files are loaded once and
@@ -46,19 +33,12 @@ export function createVectorIndex(source: VectorSource, model: string) {
     for (const file of current) {
       if (files.get(file.path)?.indexedAt === file.indexedAt) continue;
       const rows = await source.knowledgeEmbeddings(scope, file.path, model);
-      const dims = rows[0]?.embedding.length ?? 0;
-      const usable = rows.filter((r) => r.embedding.length === dims);
-      const vectors: FileVectors = {
+      const { chunk, kept } = toChunk(rows.map((r) => r.embedding));
+      files.set(file.path, {
         indexedAt: file.indexedAt,
-        ordinals: Int32Array.from(usable.map((r) => r.ordinal)),
-        dims,
-        values: new Int8Array(usable.length * dims),
-        scales: new Float32Array(usable.length),
-      };
-      usable.forEach((r, i) => {
-        vectors.scales[i] = quantize(r.embedding, vectors.values, i * dims);
+        ordinals: Int32Array.from(kept.map((i) => rows[i]!.ordinal)),
+        chunk,
       });
-      files.set(file.path, vectors);
     }
     scopes.set(scope, files);
     return files;
@@ -77,31 +57,14 @@ export function createVectorIndex(source: VectorSource, model: string) {
   return {
     /** The `limit` passages of these scopes nearest to `query`, nearest first. */
     async nearest(inScopes: readonly string[], query: Float32Array, limit: number): Promise<Nearby[]> {
-      let norm = 0;
-      for (const x of query) norm += x * x;
-      norm = Math.sqrt(norm) || 1;
-      const best: Nearby[] = [];
+      const q = unit(query);
+      const best = new TopK<PassageRef>(limit);
       for (const scope of inScopes) {
         for (const [path, file] of await refresh(scope)) {
-          if (file.dims !== query.length) continue;
-          for (let i = 0; i < file.ordinals.length; i++) {
-            let dot = 0;
-            const at = i * file.dims;
-            for (let d = 0; d < file.dims; d++) dot += query[d]! * file.values[at + d]!;
-            const score = (dot * file.scales[i]!) / norm;
-            if (best.length === limit && score <= best[limit - 1]!.score) continue;
-            const place = best.findIndex((b) => score > b.score);
-            best.splice(place === -1 ? best.length : place, 0, {
-              scope,
-              path,
-              ordinal: file.ordinals[i]!,
-              score,
-            });
-            if (best.length > limit) best.pop();
-          }
+          scan(file.chunk, q, best, (i) => ({ scope, path, ordinal: file.ordinals[i]! }));
         }
       }
-      return best;
+      return best.items.map(({ item, score }) => ({ ...item, score }));
     },
   };
 }

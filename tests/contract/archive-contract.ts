@@ -240,6 +240,40 @@ export function archiveContract(name: string, open: () => Promise<StoreFixture>)
       expect((await store.load('k')).turns).toHaveLength(2);
     });
 
+    it('keeps turns’ embeddings per model and reads them by conversation, after an id', async () => {
+      const a = await at(store, 0, 'k', turn('Who owns Kasa?', 'Marisol owns Kasa.', 'Ann'));
+      const b = await at(store, 1, 'k', turn('Lunch?', 'Pizza.'));
+      const c = await at(store, 1, 'other', turn('Secret?', 'Yes.'));
+      const waiting = await store.turnsToEmbed('m1', 10);
+      expect(waiting.map((t) => [t.id, t.key])).toEqual([
+        [a.id, 'k'],
+        [b.id, 'k'],
+        [c.id, 'other'],
+      ]);
+      expect(waiting[0]!.text).toBe('Ann: Who owns Kasa?\nMarisol owns Kasa.');
+      await store.putTurnEmbeddings('m1', [
+        { id: a.id, embedding: new Float32Array([1, 0.5]) },
+        { id: b.id, embedding: new Float32Array([0, -2]) },
+        { id: 999_999, embedding: new Float32Array([9, 9]) },
+      ]);
+      expect((await store.turnsToEmbed('m1', 10)).map((t) => t.id)).toEqual([c.id]);
+      expect((await store.turnsToEmbed('m2', 10)).length).toBe(3);
+      const kept = await store.turnEmbeddings('k', 'm1', 0, 10);
+      expect(kept.map((e) => [e.id, [...e.embedding]])).toEqual([
+        [a.id, [1, 0.5]],
+        [b.id, [0, -2]],
+      ]);
+      expect((await store.turnEmbeddings('k', 'm1', a.id, 10)).map((e) => e.id)).toEqual([b.id]);
+      expect(await store.turnEmbeddings('other', 'm1', 0, 10)).toEqual([]);
+      const turns = await store.archivedTurnsByIds('k', [b.id, c.id, a.id]);
+      expect(turns.map((t) => t.id).sort((x, y) => x - y)).toEqual([a.id, b.id]);
+      expect(turns.find((t) => t.id === a.id)).toMatchObject({
+        author: 'Ann',
+        answer: 'Marisol owns Kasa.',
+        createdAt: T0,
+      });
+    });
+
     it('appends racing a compaction all reach the archive', async () => {
       const first = await at(store, 0, 'k', turn('alpha zero', 'x'));
       const snap = await store.load('k');

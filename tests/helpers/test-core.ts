@@ -15,6 +15,7 @@ import {
 import {
   type Knowledge,
   knowledgeSettingsFrom,
+  recallArchive,
   startKnowledge,
 } from '../../src/knowledge/start-knowledge.js';
 import type { Backoff } from '../../src/mcp/mcp-server.js';
@@ -101,6 +102,7 @@ export async function startTestCore(
       await real.close();
       throw err;
     });
+    const recall = recallArchive(config, store, logger);
     const core = await createCore({
       ...coreOptionsFrom(config, secrets),
       toolSources: mcp ? [mcp] : [],
@@ -108,7 +110,7 @@ export async function startTestCore(
       usage: store,
       settings: store,
       feedback: store,
-      recall: { store, settings: recallSettingsFrom(config) },
+      recall: { store: recall ?? store, settings: recallSettingsFrom(config) },
       ...(options.schedules
         ? {
             schedules: {
@@ -146,6 +148,7 @@ export async function startTestCore(
           try {
             knowledge.indexer?.stop();
             knowledge.embedded?.stop();
+            recall?.stop();
             await core.close().finally(() => Promise.all([store.close(), mcp?.close()]));
           } finally {
             await fake.close();

@@ -13,6 +13,31 @@ export interface ArchivedTurn {
   createdAt: number;
 }
 
+/** An archived turn waiting for its embedding: its words as embedded (speaker, question and answer). */
+export interface TurnToEmbed {
+  id: number;
+  key: string;
+  text: string;
+}
+
+/** An archived turn's embedding. */
+export interface TurnEmbedding {
+  id: number;
+  embedding: Float32Array;
+}
+
+/** The archive's embeddings (EMBEDDINGS_MODEL), for `recall` by meaning. */
+export interface ArchiveEmbeddingStore {
+  /** Up to `limit` turns with no embedding by `model`, oldest first. */
+  turnsToEmbed(model: string, limit: number): Promise<TurnToEmbed[]>;
+  /** Keeps embeddings by `model` for the turns still archived. */
+  putTurnEmbeddings(model: string, embeddings: readonly TurnEmbedding[]): Promise<void>;
+  /** A conversation's embeddings by `model` of turns after `afterId`, by id, at most `limit`. */
+  turnEmbeddings(key: string, model: string, afterId: number, limit: number): Promise<TurnEmbedding[]>;
+  /** These turns of a conversation (those still archived). */
+  archivedTurnsByIds(key: string, ids: readonly number[]): Promise<ArchivedTurn[]>;
+}
+
 /** A search of one conversation's archive. */
 export interface ArchiveSearch {
   /** The conversation searched; no other conversation's turns are ever returned. */

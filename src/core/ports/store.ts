@@ -1,7 +1,7 @@
 import type { AppSecretStore } from './app-secret-store.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { ApprovalWaitStore } from './approval-wait-store.js';
-import type { ArchiveStore } from './archive-store.js';
+import type { ArchiveEmbeddingStore, ArchiveStore } from './archive-store.js';
 import type { ChannelSettingsStore } from './channel-settings-store.js';
 import type { ConversationStore } from './conversation-store.js';
 import type { FeedbackStore } from './feedback-store.js';
@@ -23,6 +23,7 @@ export type Store = ConversationStore &
   ChannelSettingsStore &
   FeedbackStore &
   ArchiveStore &
+  ArchiveEmbeddingStore &
   NotesStore &
   WebChatStore &
   WebSessionStore &

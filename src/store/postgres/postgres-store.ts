@@ -4,6 +4,7 @@ import { postgresAppSecrets } from './postgres-app-secrets.js';
 import { postgresApprovalWaits } from './postgres-approval-waits.js';
 import { postgresApprovals } from './postgres-approvals.js';
 import { postgresArchive } from './postgres-archive.js';
+import { postgresArchiveEmbeddings } from './postgres-archive-embeddings.js';
 import { type PostgresDb, type PostgresOptions, Rollback } from './postgres-db.js';
 import { postgresFeedback } from './postgres-feedback.js';
 import { postgresFollows } from './postgres-follows.js';
@@ -50,6 +51,7 @@ export async function openPostgresStore(
     ...postgresSettings(db),
     ...postgresFeedback(db),
     ...postgresArchive(db),
+    ...postgresArchiveEmbeddings(db),
     ...postgresForget(db),
     ...postgresWebChats(db),
     ...postgresWebSessions(db),

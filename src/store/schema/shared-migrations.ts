@@ -84,7 +84,7 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
   // 18: documents for search_knowledge (KNOWLEDGE_DIR and files shared in channels) and their passages.
   migration(KNOWLEDGE_FILES, KNOWLEDGE_PASSAGES, KNOWLEDGE_PASSAGE_KEY, { sqlite: SQLITE_KNOWLEDGE_SEARCH }),
   // 19: SQLite's knowledge search by word rather than by trigram (its passages are re-indexed on open), and
-  // each passage's embedding (EMBEDDINGS_MODEL) with the model that made it.
+  // each passage's and archived turn's embedding (EMBEDDINGS_MODEL) with the model that made it.
   migration(
     { sqlite: SQLITE_KNOWLEDGE_WORDS },
     {
@@ -92,5 +92,10 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
       postgres: 'ALTER TABLE knowledge_passages ADD COLUMN embedding BYTEA;',
     },
     'ALTER TABLE knowledge_passages ADD COLUMN embedding_model TEXT;',
+    {
+      sqlite: 'ALTER TABLE archive ADD COLUMN embedding BLOB;',
+      postgres: 'ALTER TABLE archive ADD COLUMN embedding BYTEA;',
+    },
+    'ALTER TABLE archive ADD COLUMN embedding_model TEXT;',
   ),
 ];

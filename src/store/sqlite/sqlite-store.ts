@@ -16,6 +16,7 @@ import { sqliteAppSecrets } from './sqlite-app-secrets.js';
 import { sqliteApprovalWaits } from './sqlite-approval-waits.js';
 import { sqliteApprovals } from './sqlite-approvals.js';
 import { sqliteArchive } from './sqlite-archive.js';
+import { sqliteArchiveEmbeddings } from './sqlite-archive-embeddings.js';
 import { sqliteFeedback } from './sqlite-feedback.js';
 import { sqliteFollows } from './sqlite-follows.js';
 import { sqliteForget } from './sqlite-forget.js';
@@ -197,6 +198,7 @@ export function openSqliteStore(path: string): Store {
     ...sqliteSettings(db, fail),
     ...sqliteFeedback(db, fail),
     ...sqliteArchive(db, fail),
+    ...sqliteArchiveEmbeddings(db, fail),
     ...sqliteForget(db, fail),
     ...sqliteWebChats(db, fail),
     ...sqliteWebSessions(db, fail),

@@ -1,0 +1,26 @@
+// Embeddings in the knowledge bench: a scripted /v1/embeddings (tests/fakes/embeddings-server.ts: words mapped
+// to concepts, as a real model learns them) and the knowledge store searched by words and meaning together.
+import { createOpenAIEmbedder } from '../../src/core/llm/openai-embedder.js';
+import type { Logger } from '../../src/core/logger.js';
+import type { KnowledgeStore } from '../../src/core/ports/knowledge-store.js';
+import { type EmbeddedKnowledge, withEmbeddings } from '../../src/knowledge/embedded-knowledge.js';
+import { type FakeEmbeddings, startFakeEmbeddings } from '../../tests/fakes/embeddings-server.js';
+
+/** Vector size the bench asks for (what EMBEDDINGS_DIMENSIONS=256 would give with text-embedding-3). */
+export const BENCH_DIMENSIONS = 256;
+
+/** The scripted embeddings server and a way to wrap a store with it. */
+export async function benchEmbeddings(logger: Logger): Promise<{
+  server: FakeEmbeddings;
+  wrap(store: KnowledgeStore): EmbeddedKnowledge;
+}> {
+  const server = await startFakeEmbeddings({ dimensions: BENCH_DIMENSIONS });
+  const embedder = createOpenAIEmbedder({
+    model: 'text-embedding-3-small',
+    baseURL: server.url,
+    dimensions: BENCH_DIMENSIONS,
+    maxRetries: 0,
+    timeoutMs: 60_000,
+  });
+  return { server, wrap: (store) => withEmbeddings(store, embedder, logger) };
+}

@@ -1,0 +1,76 @@
+import type { Logger } from '../core/logger.js';
+
+/** After a failure, what waits is embedded again this much later. */
+const RETRY_MS = 60_000;
+
+/** Embeds what waits, one batch after another, in the background; one fill at a time. */
+export interface EmbeddingFill {
+  /** Starts filling, or asks the running fill to look again when it is done. */
+  fill(): Promise<void>;
+  /** Resolves when nothing is being filled (done, or failed and to be retried later). */
+  idle(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * A fill that runs `batch` (embeds one batch, resolving to how many it embedded; 0 when nothing waits)
+ * until nothing waits. A failure is logged once (until a batch succeeds again) and retried a minute later;
+ * with `everyMs`, it also looks for new work that often.
+ */
+export function embeddingFill(
+  batch: () => Promise<number>,
+  logger: Logger,
+  what: string,
+  everyMs?: number,
+): EmbeddingFill {
+  let filling: Promise<void> | undefined;
+  let again = false;
+  let failing = false;
+  let retry: NodeJS.Timeout | undefined;
+  const poll = everyMs ? setInterval(() => void fill(), everyMs) : undefined;
+  poll?.unref();
+
+  function fill(): Promise<void> {
+    if (filling) {
+      again = true;
+      return filling;
+    }
+    filling = (async () => {
+      do {
+        again = false;
+        try {
+          while ((await batch()) > 0) {
+            if (failing) logger.info(`${what}: embeddings are being made again`);
+            failing = false;
+          }
+        } catch (err) {
+          if (!failing) {
+            logger.warn(
+              { err: err instanceof Error ? err.message : String(err) },
+              `${what}: could not make embeddings; searching by words alone until they can be made`,
+            );
+          }
+          failing = true;
+          clearTimeout(retry);
+          retry = setTimeout(() => void fill(), RETRY_MS);
+          retry.unref();
+          return;
+        }
+      } while (again);
+    })().finally(() => {
+      filling = undefined;
+    });
+    return filling;
+  }
+
+  return {
+    fill,
+    async idle() {
+      while (filling) await filling;
+    },
+    stop() {
+      clearTimeout(retry);
+      if (poll) clearInterval(poll);
+    },
+  };
+}
