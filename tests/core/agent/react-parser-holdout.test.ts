@@ -6,7 +6,8 @@
  * misses were seen, so its first score is the fair one); round 3 (issue 43) scored 45/45 before any change; round 4
  * (issue 43, small local models) scored 16/19 before any change and 18/19 after (code in the Action, prose
  * settling the action to take); round 5 (issue 43, small local models again) scored 21/21, scored once with no
- * parser change after. The floors only ever go up.
+ * parser change after; round 6 (issue 43, small models: Gemma 2 2B/9B, Zephyr 7B, Qwen-7B-Chat, Llama-2-7B/13B
+ * with the FireAct LoRA) scored 30/36, scored once with no parser change after. The floors only ever go up.
  */
 import { describe, expect, it } from 'vitest';
 import { parseReactOutput } from '../../../src/core/agent/react-parser.js';
@@ -19,6 +20,7 @@ const FLOORS: Record<number, [number, number]> = {
   3: [45, 45],
   4: [18, 19],
   5: [21, 21],
+  6: [30, 36],
 };
 
 const holdout = loadHoldout();
