@@ -27,9 +27,9 @@ export const knowledgeSettings = settingGroup({
     ),
     EMBEDDINGS_MODEL: optionalText.meta({
       description:
-        'An embedding model (`text-embedding-3-small`, Ollama `nomic-embed-text`…): passages are embedded as ' +
-        'they are indexed and `search_knowledge` finds them by meaning as well as by words (fused by ' +
-        'reciprocal rank), so a question in other words still finds its passage.',
+        'An embedding model (`text-embedding-3-small`, Ollama `nomic-embed-text`…): passages and archived turns ' +
+        'are embedded in the background, and `search_knowledge` and `recall` find them by meaning as well as ' +
+        'by words (fused by reciprocal rank), so a question in other words still finds its passage or turn.',
       unset: 'search by words only',
     }),
     EMBEDDINGS_BASE_URL: optionalUrl().meta({
