@@ -23,6 +23,9 @@ const WORDS = (
   'release incident escalate rotation weekly quarter report customer contract invoice office remote leave'
 ).split(' ');
 
+/** Words per section: six sections make a document of about 50 KB, 1,000 of them about 50 MB on disk. */
+const SECTION_WORDS = 1400;
+
 /** A planted fact: the sentence in a document, the paraphrased question, and the value the answer needs. */
 interface Fact {
   sentence: string;
@@ -59,7 +62,7 @@ async function writeDocuments(dir: string, count: number, facts: readonly Fact[]
     const fact = i < facts.length ? facts[i]!.sentence : '';
     const sections = Array.from({ length: 6 }, (_, s) => ({
       heading: `Section ${s + 1}`,
-      text: `${paragraph(random, 400)}${s === 3 ? ` ${fact}` : ''}`,
+      text: `${paragraph(random, SECTION_WORDS)}${s === 3 ? ` ${fact}` : ''}`,
     }));
     const folder = join(dir, `team-${i % 20}`);
     mkdirSync(folder, { recursive: true });

@@ -68,7 +68,10 @@ export function scan<T>(
   itemAt: (i: number) => T,
 ): void {
   if (chunk.dims !== query.length) return;
-  if (chunk.dims % 4 === 0) return scanPacked(chunk, query, best, itemAt);
+  if (chunk.dims % 4 === 0) {
+    scanPacked(chunk, query, best, itemAt);
+    return;
+  }
   const { dims, values, scales } = chunk;
   for (let i = 0; i < chunk.count; i++) {
     const at = i * dims;
