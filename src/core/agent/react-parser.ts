@@ -24,6 +24,7 @@ import { findBlob } from './react-parser/action.js';
 import { actionStep } from './react-parser/action-step.js';
 import { conversationalStep, finalStep } from './react-parser/final-answer.js';
 import { type Label, scanLabels } from './react-parser/labels.js';
+import { PLAN_ONLY_REASON } from './react-parser/plan-answer.js';
 import { announcesStep as proseAnnouncesStep, proseAnswer, type ReplyContext } from './react-parser/prose.js';
 import { fitInput, type ToolShape } from './react-parser/schema-input.js';
 import { isFenceLine, proseText } from './react-parser/section.js';
@@ -79,13 +80,18 @@ const THOUGHT_LABEL_RE = /^[ \t]*(?:\*\*)?Thought(?:[ \t]{0,3}\d{1,3})?(?:\*\*)?
 
 /**
  * Whether a reply announces a step still to come rather than answering: it has an Action or Action Input
- * label, or its prose (with or without `Thought:` labels) plans a next step or stops on a bare step marker.
+ * label, a Final Answer that only plans the next step, or prose (with or without `Thought:` labels) that plans a
+ * next step or stops on a bare step marker.
  * Such a reply is never delivered as an answer, not even at the last step.
  */
 export function announcesStep(text: string, context: ReplyContext = {}): boolean {
   const { text: body } = maskThinking(text.replace(/\r\n?/g, '\n'));
   for (const label of scanLabels(body)) {
     if (label.kind === 'action' || label.kind === 'input') return true;
+    if (label.kind === 'final') {
+      const step = finalStep(body, label, undefined);
+      if (step.kind === 'invalid' && step.reason === PLAN_ONLY_REASON) return true;
+    }
   }
   return proseAnnouncesStep(body, context) || proseAnnouncesStep(body.replace(THOUGHT_LABEL_RE, ''), context);
 }

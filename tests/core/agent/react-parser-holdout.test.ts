@@ -7,7 +7,11 @@
  * (issue 43, small local models) scored 16/19 before any change and 18/19 after (code in the Action, prose
  * settling the action to take); round 5 (issue 43, small local models again) scored 21/21, scored once with no
  * parser change after; round 6 (issue 43, small models: Gemma 2 2B/9B, Zephyr 7B, Qwen-7B-Chat, Llama-2-7B/13B
- * with the FireAct LoRA) scored 30/36, scored once with no parser change after. The floors only ever go up.
+ * with the FireAct LoRA) scored 30/36 once, with no parser change after; its misreads were then fixed as
+ * behaviours (a signature for values, apostrophes in bracket calls, a final answer that only plans), which took
+ * round 6 to 36/36 and round 4 to 19/19, so rounds 4 to 6 are now tuned on; round 7 (issue 43, Llama-2-13b-chat
+ * and AutoAct's agents tuned from it, drawn at random) scored 28/28, scored once with no parser change after. The
+ * floors only ever go up.
  */
 import { describe, expect, it } from 'vitest';
 import { parseReactOutput } from '../../../src/core/agent/react-parser.js';
@@ -18,9 +22,10 @@ const FLOORS: Record<number, [number, number]> = {
   1: [41, 42],
   2: [49, 50],
   3: [45, 45],
-  4: [18, 19],
+  4: [19, 19],
   5: [21, 21],
-  6: [30, 36],
+  6: [36, 36],
+  7: [28, 28],
 };
 
 const holdout = loadHoldout();

@@ -70,6 +70,9 @@ export function actionStep(
       input = call.inline ?? {};
     }
   }
+  // `Action: I should use the tool \`search(query)\` to…`, then prose: the parameters, no value for any.
+  if (parsed.signature && !inputLabel)
+    return invalid(thought, "Action names the tool's parameters, not their values");
   // `Action: \`print(df.shape)\`` with no input: code the model wants run, in no tool's name, is no call.
   if (!inputLabel && CODE_SPAN_RE.test(actionText.trim()) && !matchTool(tool, toolNames)) {
     return invalid(thought, 'Action holds code, not a tool name');

@@ -5,8 +5,10 @@
 import { parseCallArgs, parseInput, type ToolInput } from './input.js';
 import { asObject, isBlank, parseLiteral, parseObject, scanBalanced } from './literal.js';
 import { nativeCall } from './native-call.js';
+import { isPlanOnly, PLAN_ONLY_REASON } from './plan-answer.js';
 import { fenceAt, stripFence } from './section.js';
-import type { ReactStep } from './step.js';
+import { writesSignature } from './signature.js';
+import { invalid, type ReactStep } from './step.js';
 import {
   cleanName,
   findToolWord,
@@ -26,6 +28,8 @@ interface ParsedAction {
   inline: ToolInput | undefined;
   /** The Action line held the format's placeholder or a list of tools: the input names the tool. */
   placeholder?: boolean;
+  /** The Action is a sentence naming the tool by its signature, with no values (see ./signature.ts). */
+  signature?: boolean;
 }
 
 const WRAPPER_KEYS = ['tool_call', 'tool_calls', 'function_call', 'action'];
@@ -84,7 +88,9 @@ function inlineArgs(s: string, p: number, spaced: boolean): { inline: ToolInput 
   let k = p;
   while (spaced && k < s.length && (s[k] === ' ' || s[k] === '\t') && k - p < 4) k++;
   if (s[k] === '(' || s[k] === '[') {
-    const b = scanBalanced(s, k);
+    let b = scanBalanced(s, k);
+    // A quote never closed is natural text's (`search['90s hits]`), not a string: match the brackets alone.
+    if (b.end < 0 && b.inString) b = scanBalanced(s, k, false);
     return { inline: parseCallArgs(b.end >= 0 ? s.slice(k + 1, b.end - 1) : s.slice(k + 1)) };
   }
   let q = p;
@@ -164,6 +170,9 @@ export function parseAction(content: string, toolNames: readonly string[]): Pars
     if (known) return { tool: known, inline: q < s.length ? parseInput(s.slice(q)) : undefined };
   }
   const mentioned = findToolWord(firstLine, toolNames);
+  if (mentioned && writesSignature(firstLine, mentioned, toolNames)) {
+    return { tool: mentioned, inline: restInput, signature: true };
+  }
   if (mentioned) return { tool: mentioned, inline: restInput };
   return { tool: cleanName(firstLine), inline: restInput };
 }
@@ -176,7 +185,10 @@ function inputAsAnswer(input: ToolInput): string {
   return values.length === 0 ? '' : JSON.stringify(input);
 }
 
-/** The step for calling `tool`, or the answer when the "tool" is Final Answer; undefined when that answer is empty. */
+/**
+ * The step for calling `tool`, or the answer when the "tool" is Final Answer (`finish[…]`); undefined when that
+ * answer is empty, the reminder when it only plans the next step.
+ */
 export function toolStep(
   tool: string,
   input: ToolInput,
@@ -185,7 +197,8 @@ export function toolStep(
 ): ReactStep | undefined {
   if (!isFinalAnswerName(tool, toolNames)) return { kind: 'action', thought, tool, input };
   const answer = inputAsAnswer(input);
-  return answer ? { kind: 'final', thought, answer } : undefined;
+  if (!answer) return undefined;
+  return isPlanOnly(answer) ? invalid(thought, PLAN_ONLY_REASON) : { kind: 'final', thought, answer };
 }
 
 /** Looks for a JSON action object in a reply that has no Action / Final Answer label. */

@@ -3,6 +3,7 @@
  */
 import { type Label, scanLabels } from './labels.js';
 import { isBlank } from './literal.js';
+import { isPlanOnly, PLAN_ONLY_REASON } from './plan-answer.js';
 import { fenceAt, proseText } from './section.js';
 import { invalid, type ReactStep } from './step.js';
 import { maskThinking } from './thinking.js';
@@ -41,7 +42,10 @@ function answerEnd(body: string, from: number, toolNames: readonly string[]): nu
   return body.length;
 }
 
-/** The step for a Final Answer label: everything after it is the answer, up to a turn the model made up. */
+/**
+ * The step for a Final Answer label: everything after it is the answer, up to a turn the model made up; an answer
+ * that only plans the next step (see ./plan-answer.ts) gets the reminder.
+ */
 export function finalStep(
   body: string,
   label: Label,
@@ -49,7 +53,8 @@ export function finalStep(
   toolNames: readonly string[] = [],
 ): ReactStep {
   const answer = proseText(body, label, answerEnd(body, label.contentStart, toolNames)).trim();
-  return answer ? { kind: 'final', thought, answer } : invalid(thought, 'Final Answer is empty');
+  if (!answer) return invalid(thought, 'Final Answer is empty');
+  return isPlanOnly(answer) ? invalid(thought, PLAN_ONLY_REASON) : { kind: 'final', thought, answer };
 }
 
 /**

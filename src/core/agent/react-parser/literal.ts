@@ -8,12 +8,36 @@ export function isBlank(c: string | undefined): boolean {
   return c === ' ' || c === '\t' || c === '\r' || c === '\n';
 }
 
+/** A letter or digit: an apostrophe right after one is part of a word (`Denmark's`, `couldn't`, `players'`). */
+const WORD_CHAR_RE = /[\p{L}\p{N}]/u;
+
+/** A Python string prefix (`f'…'`, `rb'…'`) ending right before a quote. */
+const STRING_PREFIX_RE = /(?:^|[^\p{L}\p{N}_])[rRbBuUfF]{1,2}$/u;
+
+/**
+ * Whether the character at `i` opens a quoted string: a double quote, or a single quote that is not an
+ * apostrophe inside or at the end of a word (one right after a string prefix such as `f` still opens).
+ */
+export function opensString(s: string, i: number): boolean {
+  const c = s[i];
+  if (c === '"') return true;
+  if (c !== "'") return false;
+  if (i === 0 || !WORD_CHAR_RE.test(s[i - 1]!)) return true;
+  return STRING_PREFIX_RE.test(s.slice(Math.max(0, i - 3), i));
+}
+
+/** Whether the quote at `i` closes a string that `q` opened: an apostrophe between two letters does not. */
+function closesString(s: string, i: number, q: string): boolean {
+  if (s[i] !== q) return false;
+  return q !== "'" || !(WORD_CHAR_RE.test(s[i - 1] ?? '') && WORD_CHAR_RE.test(s[i + 1] ?? ''));
+}
+
 /** End (exclusive) of the quoted string starting at `start`, or -1 when it is never closed. */
 export function stringEnd(s: string, start: number): number {
-  const q = s[start];
+  const q = s[start]!;
   for (let i = start + 1; i < s.length; i++) {
     if (s[i] === '\\') i++;
-    else if (s[i] === q) return i + 1;
+    else if (closesString(s, i, q)) return i + 1;
   }
   return -1;
 }
@@ -30,12 +54,15 @@ interface Balanced {
   inString: boolean;
 }
 
-/** Finds the end of the bracketed value starting at `start`, skipping quoted strings. */
-export function scanBalanced(s: string, start: number): Balanced {
+/**
+ * Finds the end of the bracketed value starting at `start`, skipping quoted strings (with `quotes`; without, a
+ * quote is a character like any other, as in natural text).
+ */
+export function scanBalanced(s: string, start: number, quotes = true): Balanced {
   const stack: string[] = [];
   for (let i = start; i < s.length; i++) {
     const c = s[i]!;
-    if (c === '"' || c === "'") {
+    if (quotes && opensString(s, i)) {
       const end = stringEnd(s, i);
       if (end < 0) return { end: -1, closers: stack.reverse().join(''), inString: true };
       i = end - 1;
@@ -83,7 +110,7 @@ function repairJson(s: string): string | undefined {
     if (c === '"' || c === "'") {
       let str = '';
       i++;
-      for (; i < n && s[i] !== c; i++) {
+      for (; i < n && !closesString(s, i, c); i++) {
         const d = s[i]!;
         if (d === '\\' && i + 1 < n) {
           const e = s[++i]!;
@@ -167,7 +194,7 @@ function splitTopLevel(s: string): string[] {
   let from = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
-    if (c === '"' || c === "'") {
+    if (opensString(s, i)) {
       const end = stringEnd(s, i);
       if (end < 0) return [s];
       i = end - 1;
