@@ -2,7 +2,7 @@ import type { Embedder } from '../core/llm/embedder.js';
 import { EMBED_BATCH } from '../core/llm/openai-embedder.js';
 import type { Logger } from '../core/logger.js';
 import type { KnowledgeHit, KnowledgeStore, PassageRef } from '../core/ports/knowledge-store.js';
-import { embeddingFill } from './embedding-fill.js';
+import { embeddingFill, embedEach } from './embedding-fill.js';
 import { createVectorIndex } from './vector-index.js';
 
 /** Reciprocal-rank fusion's constant (Cormack et al. 2009): a hit's share is 1 / (K + its rank). */
@@ -48,8 +48,10 @@ export function withEmbeddings(
     async () => {
       const waiting = await store.passagesToEmbed(embedder.model, EMBED_BATCH);
       if (waiting.length === 0) return 0;
-      const vectors = await embedder.embed(
+      const vectors = await embedEach(
+        embedder,
         waiting.map((p) => (p.heading ? `${p.heading}\n${p.text}` : p.text)),
+        logger,
       );
       await store.putEmbeddings(
         embedder.model,

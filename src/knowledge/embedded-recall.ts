@@ -9,7 +9,7 @@ import type {
 } from '../core/ports/archive-store.js';
 import type { NotesStore } from '../core/ports/notes-store.js';
 import { RRF_K } from './embedded-knowledge.js';
-import { embeddingFill } from './embedding-fill.js';
+import { embeddingFill, embedEach } from './embedding-fill.js';
 import { scan, TopK, toChunk, unit, type VectorChunk } from './vector-chunk.js';
 
 /** Embeddings read per query when a conversation's vectors are loaded. */
@@ -63,7 +63,11 @@ export function withRecallEmbeddings(
     async () => {
       const waiting = await store.turnsToEmbed(embedder.model, EMBED_BATCH);
       if (waiting.length === 0) return 0;
-      const vectors = await embedder.embed(waiting.map((t) => t.text));
+      const vectors = await embedEach(
+        embedder,
+        waiting.map((t) => t.text),
+        logger,
+      );
       await store.putTurnEmbeddings(
         embedder.model,
         waiting.map((t, i) => ({ id: t.id, embedding: vectors[i]! })),

@@ -1,3 +1,5 @@
+import { ModelError } from '../core/errors.js';
+import type { Embedder } from '../core/llm/embedder.js';
 import type { Logger } from '../core/logger.js';
 
 /** After a failure, what waits is embedded again this much later. */
@@ -73,4 +75,47 @@ export function embeddingFill(
       if (poll) clearInterval(poll);
     },
   };
+}
+
+/** Whether the server refused the request for what it held (one text it cannot take), not for who asked. */
+const refusedInput = (err: unknown) =>
+  err instanceof ModelError && (err.status === 400 || err.status === 413 || err.status === 422);
+
+/**
+ * The texts' embeddings. When the server refuses the batch for what it holds, each text is tried alone; one
+ * it still refuses, while others of the batch pass, gets an empty embedding (kept, so it is not asked for
+ * again; found by words, never by meaning). When it refuses them all, the fault is the setting (a model or
+ * EMBEDDINGS_DIMENSIONS it does not take), not the texts: that rejects, as every other failure does, and the
+ * batch is tried again later.
+ */
+export async function embedEach(
+  embedder: Embedder,
+  texts: readonly string[],
+  logger: Logger,
+): Promise<Float32Array[]> {
+  try {
+    return await embedder.embed(texts);
+  } catch (err) {
+    if (!refusedInput(err) || texts.length === 1) throw err;
+  }
+  const vectors: Float32Array[] = [];
+  let refused: unknown;
+  for (const text of texts) {
+    try {
+      vectors.push(...(await embedder.embed([text])));
+    } catch (err) {
+      if (!refusedInput(err)) throw err;
+      refused = err;
+      vectors.push(new Float32Array(0));
+    }
+  }
+  if (vectors.every((v) => v.length === 0)) throw refused;
+  const skipped = vectors.filter((v) => v.length === 0).length;
+  if (skipped > 0) {
+    logger.warn(
+      { skipped, err: refused instanceof Error ? refused.message : String(refused) },
+      'the embeddings server refused some texts; they are found by words only',
+    );
+  }
+  return vectors;
 }

@@ -20,7 +20,7 @@ function quantize(embedding: Float32Array, into: Int8Array, at: number): number 
 
 /** The embeddings (all of one size; others are left out) as a chunk, with the indexes of those kept. */
 export function toChunk(embeddings: readonly Float32Array[]): { chunk: VectorChunk; kept: number[] } {
-  const dims = embeddings[0]?.length ?? 0;
+  const dims = embeddings.find((e) => e.length > 0)?.length ?? 0;
   const kept = embeddings.flatMap((e, i) => (e.length === dims ? [i] : []));
   const chunk: VectorChunk = {
     count: kept.length,

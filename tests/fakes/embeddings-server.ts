@@ -65,7 +65,15 @@ export const conceptEmbedding: EmbedFn = (text, dimensions) => {
 
 /** Starts the fake on a free loopback port; `dimensions` is the vector size when a request names none. */
 export async function startFakeEmbeddings(
-  options: { embed?: EmbedFn; dimensions?: number } = {},
+  options: {
+    embed?: EmbedFn;
+    dimensions?: number;
+    /**
+     * A local server's context in characters: a longer input is refused with 400, as Ollama does ("the
+     * input length exceeds the context length", ollama/ollama server/routes.go EmbedHandler, truncate=false).
+     */
+    contextChars?: number;
+  } = {},
 ): Promise<FakeEmbeddings> {
   const embed = options.embed ?? conceptEmbedding;
   const requests: FakeEmbeddings['requests'] = [];
@@ -97,6 +105,8 @@ export async function startFakeEmbeddings(
     if (input.some((i) => i === '')) return refuse("'$.input' is invalid.", 'input');
     if (input.some((i) => i.length / 4 > 8192))
       return refuse("This model's maximum context length is 8192 tokens.", 'input');
+    if (options.contextChars && input.some((i) => i.length > options.contextChars!))
+      return refuse('the input length exceeds the context length', 'input');
     const format = body.encoding_format ?? 'float';
     if (format !== 'float' && format !== 'base64')
       return refuse("'encoding_format' is invalid", 'encoding_format');

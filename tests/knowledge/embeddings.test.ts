@@ -155,6 +155,54 @@ describe('embeddings: passages found by meaning as well as by words', () => {
     }
   });
 
+  it('a passage the server refuses is found by words only; the rest are embedded, nothing asked twice', async () => {
+    await fake.close();
+    fake = await startFakeEmbeddings({ contextChars: 80 });
+    const { store, knowledge } = open();
+    const long = `Travel claims: ${'receipts are needed for every hotel night and every train ticket. '.repeat(3)}`;
+    await knowledge.putKnowledgeFile(file(BASE_SCOPE, 'handbook.md', 4), [
+      ...handbook,
+      { heading: 'Claims', text: long },
+    ]);
+    await knowledge.embedded();
+    expect(await store.passagesToEmbed('nomic-embed-text', 10)).toEqual([]);
+    expect(lines.filter((l) => l.includes('refused some texts'))).toHaveLength(1);
+    const requests = fake.requests.length;
+    await knowledge.putKnowledgeFile(file(BASE_SCOPE, 'other.md', 1), [
+      { text: 'Laptops every three years.' },
+    ]);
+    await knowledge.embedded();
+    expect(fake.requests.slice(requests).flatMap((r) => r.input)).toEqual(['Laptops every three years.']);
+    expect((await knowledge.searchKnowledge([BASE_SCOPE], 'who okays rota trades', 1))[0]?.heading).toBe(
+      'Rotation',
+    );
+    expect((await knowledge.searchKnowledge([BASE_SCOPE], 'receipts train ticket', 1))[0]?.heading).toBe(
+      'Claims',
+    );
+    knowledge.stop();
+    await store.close();
+  });
+
+  it('a setting the server refuses for every text (dimensions it does not take) marks nothing', async () => {
+    const store = openSqliteStore(join(dir, 'kb.db'));
+    const logger = createLogger({ level: 'info', secrets: [], write: (l) => lines.push(l) });
+    const embedder = createOpenAIEmbedder({
+      model: 'nomic-embed-text',
+      baseURL: fake.url,
+      dimensions: 256,
+      maxRetries: 0,
+      timeoutMs: 5000,
+    });
+    const knowledge = withEmbeddings(store, embedder, logger);
+    await knowledge.putKnowledgeFile(file(BASE_SCOPE, 'handbook.md', 3), handbook);
+    await knowledge.embedded();
+    expect(await store.passagesToEmbed('nomic-embed-text', 10)).toHaveLength(3);
+    expect(lines.filter((l) => l.includes('could not make embeddings'))).toHaveLength(1);
+    expect(lines.join('\n')).toContain('HTTP 400');
+    knowledge.stop();
+    await store.close();
+  });
+
   it('asks text-embedding-3 models for EMBEDDINGS_DIMENSIONS', async () => {
     const embedder = createOpenAIEmbedder({
       model: 'text-embedding-3-small',
