@@ -4,8 +4,8 @@ import type { DocumentSection } from './document-types.js';
 export const PASSAGE_MAX_CHARS = 1200;
 
 /**
- * A document's sections cut into passages of at most `maxChars`, at paragraph (else line, else word)
- * boundaries; each keeps its section's heading or page, so it can be cited.
+ * A document's sections cut into passages of at most `maxChars`, at paragraph (else line, else sentence,
+ * else word) boundaries; each keeps its section's heading or page, so it can be cited.
  */
 export function toPassages(
   sections: readonly DocumentSection[],
@@ -31,23 +31,34 @@ export function toPassages(
   return passages;
 }
 
-/** The text in pieces no longer than `max`: paragraphs, or their lines, or runs of words. */
+/** The text in pieces no longer than `max`: paragraphs, or their lines, or runs of whole sentences. */
 function pieces(text: string, max: number): string[] {
   return text.split(/\n\s*\n/).flatMap((paragraph) => {
     if (paragraph.length <= max) return [paragraph];
-    return paragraph.split('\n').flatMap((line) => {
-      if (line.length <= max) return [line];
-      const out: string[] = [];
-      let run = '';
-      for (const word of line.split(' ')) {
-        if (run && run.length + word.length + 1 > max) {
-          out.push(run);
-          run = '';
-        }
-        run = run ? `${run} ${word}` : word.slice(0, max);
-      }
-      if (run) out.push(run);
-      return out;
-    });
+    return paragraph.split('\n').flatMap((line) => (line.length <= max ? [line] : runs(line, max)));
   });
+}
+
+/**
+ * A long line in runs no longer than `max`: whole sentences where they fit (a fact stays in one passage,
+ * with its subject and its value), a sentence longer than `max` by words.
+ */
+function runs(line: string, max: number): string[] {
+  const out: string[] = [];
+  let run = '';
+  const add = (unit: string) => {
+    if (run && run.length + unit.length + 1 > max) {
+      out.push(run);
+      run = '';
+    }
+    // Chinese and Japanese sentences follow each other without a space.
+    run = run ? `${run}${/[。！？]$/.test(run) ? '' : ' '}${unit}` : unit;
+  };
+  for (const sentence of line.split(/(?<=[.!?])\s+|(?<=[。！？])/)) {
+    if (!sentence.trim()) continue;
+    if (sentence.length <= max) add(sentence.trim());
+    else for (const word of sentence.split(' ')) if (word) add(word.slice(0, max));
+  }
+  if (run) out.push(run);
+  return out;
 }
