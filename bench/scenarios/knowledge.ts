@@ -51,6 +51,18 @@ function plantedFacts(): Fact[] {
   });
 }
 
+/** `words` words in sentences of 12 to 24 words. */
+const sentences = (random: () => number, words: number) => {
+  const out: string[] = [];
+  for (let left = words; left > 0; ) {
+    const n = Math.min(left, 12 + Math.floor(random() * 13));
+    const s = paragraph(random, n);
+    out.push(`${s[0]!.toUpperCase()}${s.slice(1)}.`);
+    left -= n;
+  }
+  return out.join(' ');
+};
+
 const paragraph = (random: () => number, words: number) =>
   Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
 
@@ -62,7 +74,8 @@ async function writeDocuments(dir: string, count: number, facts: readonly Fact[]
     const fact = i < facts.length ? facts[i]!.sentence : '';
     const sections = Array.from({ length: 6 }, (_, s) => ({
       heading: `Section ${s + 1}`,
-      text: `${paragraph(random, SECTION_WORDS)}${s === 3 ? ` ${fact}` : ''}`,
+      // Prose in sentences, as documents are; the fact one of them.
+      text: `${sentences(random, SECTION_WORDS)}${s === 3 ? ` ${fact}` : ''}`,
     }));
     const folder = join(dir, `team-${i % 20}`);
     mkdirSync(folder, { recursive: true });
@@ -79,7 +92,15 @@ async function writeDocuments(dir: string, count: number, facts: readonly Fact[]
         break;
       case 2:
         file = `doc-${i}.pdf`;
-        data = await makePdf(sections.map((s) => s.text.replace(/(.{1,90})(\s|$)/g, '$1\n')));
+        // Pages of 45 lines, as a page holds them (a longer one would run off its bottom edge).
+        data = await makePdf(
+          sections.flatMap((s) => {
+            const lines = s.text.replace(/(.{1,90})(\s|$)/g, '$1\n').split('\n');
+            return Array.from({ length: Math.ceil(lines.length / 45) }, (_, p) =>
+              lines.slice(p * 45, p * 45 + 45).join('\n'),
+            );
+          }),
+        );
         break;
       case 3:
         file = `doc-${i}.docx`;

@@ -15,7 +15,16 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { freePort } from '../helpers/free-port.js';
 import { type CliRun, runCli } from '../helpers/run-cli.js';
 import { dropSchema, freshSchema, postgresSuite, withSchema } from '../store/postgres-test-db.js';
-import { fillEveryTable, KEYS, NOTES_ONLY, PERSON, SECRET_VALUE, T } from './migrate-seed.js';
+import {
+  EMBEDDING,
+  EMBEDDING_MODEL,
+  fillEveryTable,
+  KEYS,
+  NOTES_ONLY,
+  PERSON,
+  SECRET_VALUE,
+  T,
+} from './migrate-seed.js';
 
 const SECRET = 'm1grate-s3cret';
 const SYNOPSIS = /^thinkthread migrate: .+\. usage: npm run migrate -- --from sqlite:<path> /;
@@ -194,6 +203,9 @@ postgresSuite('npm run migrate', (base) => {
     expect(archived.map((t) => t.question)).toEqual(['q1', 'q2', 'q3', 'q4', 'q5', 'q8']);
     const verbatim = (await postgres.load('discord:g:c1')).turns.map((t) => t.id);
     expect(archived.slice(2).map((t) => t.id)).toEqual(verbatim);
+    // A passage's embedding came along, byte for byte.
+    const embedded = await postgres.knowledgeEmbeddings('base', 'handbook.md', EMBEDDING_MODEL);
+    expect(embedded.map((e) => [...e.embedding])).toEqual([[...EMBEDDING]]);
     // Notes, an admin's instruction and those on a key that has no conversation included.
     for (const key of ['discord:g:c1', NOTES_ONLY]) {
       expect(await postgres.notesFor(key)).toEqual(await sqlite.notesFor(key));

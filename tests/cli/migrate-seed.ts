@@ -91,4 +91,17 @@ export async function fillEveryTable(store: Store): Promise<void> {
   await store.addNote({ key: NOTES_ONLY, subject: null, text: 'standup at nine', author: 'discord:2' });
   await store.appSecret('web_session_secret', () => SECRET_VALUE);
   await seedPerson(store, { person: PERSON, other: 'slack:T1:UOTHER', key: 'slack:T1:C1', tag: 'sam' });
+  // Embeddings (EMBEDDINGS_MODEL): bytes with zeros in them, as floats always have.
+  await store.putKnowledgeFile(
+    { scope: 'base', path: 'handbook.md', size: 10, modifiedAt: T, indexedAt: T, passages: 1 },
+    [{ heading: 'Rotation', text: 'Swaps need approval.' }],
+  );
+  const waiting = await store.passagesToEmbed(EMBEDDING_MODEL, 10);
+  const handbook = waiting.find((p) => p.path === 'handbook.md')!;
+  await store.putEmbeddings(EMBEDDING_MODEL, [{ ...handbook, embedding: EMBEDDING }], T);
 }
+
+/** The embedding kept for the seed's knowledge passage. */
+export const EMBEDDING = new Float32Array([0, 1.5, -2, 0]);
+/** The model it is kept under. */
+export const EMBEDDING_MODEL = 'nomic-embed-text';

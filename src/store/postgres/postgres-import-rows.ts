@@ -46,5 +46,10 @@ export function rowImporter(db: PostgresDb): RowImporter {
   };
 }
 
-const asText = (value: unknown): string | null =>
-  value === null || value === undefined ? null : String(value);
+/** A value as the text its column's cast reads; bytes (embeddings) in bytea's hex form. */
+const asText = (value: unknown): string | null => {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Uint8Array)
+    return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+  return String(value);
+};
