@@ -55,7 +55,7 @@ export function withEmbeddings(
       );
       await store.putEmbeddings(
         embedder.model,
-        waiting.map((p, i) => ({ scope: p.scope, path: p.path, ordinal: p.ordinal, embedding: vectors[i]! })),
+        waiting.map((p, i) => ({ ...p, embedding: vectors[i]! })),
         now(),
       );
       return waiting.length;

@@ -80,3 +80,20 @@ export function embeddingOf(bytes: Uint8Array): Float32Array {
   copy.set(bytes);
   return new Float32Array(copy.buffer, 0, Math.floor(bytes.byteLength / 4));
 }
+
+/** A passage's embedding as kept before its file is indexed again. */
+export interface KeptEmbedding {
+  heading: string | null;
+  text: string;
+  embedding: Uint8Array;
+  model: string | null;
+}
+
+/** What identifies a passage's content: an unchanged heading and text keep their embedding. */
+export const passageKey = (heading: string | null | undefined, text: string) =>
+  `${heading ?? ''}\u0000${text}`;
+
+/** The kept embeddings of a file by passage content. */
+export function keptEmbeddings(rows: readonly KeptEmbedding[]): Map<string, KeptEmbedding> {
+  return new Map(rows.map((r) => [passageKey(r.heading, r.text), r]));
+}

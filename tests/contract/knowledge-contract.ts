@@ -108,6 +108,15 @@ export function knowledgeContract(name: string, open: () => Promise<StoreFixture
       expect(everywhere).toHaveLength(3);
       const unknownWord = await f.store.searchKnowledge([BASE_SCOPE], 'travel policy xylophonic', 3);
       expect(unknownWord).toHaveLength(3);
+      // A rare word found only in another channel's file takes nothing away here.
+      await f.store.putKnowledgeFile(file('slack:T1:C9', 'zephyr.md', 1), [{ text: 'Zephyr travel plans.' }]);
+      const elsewhere = await f.store.searchKnowledge([BASE_SCOPE], 'zephyr travel policy', 3);
+      expect(elsewhere).toHaveLength(3);
+      expect(elsewhere.every((h) => h.scope === BASE_SCOPE)).toBe(true);
+      // Fewer rare matches than asked: the common words fill the places left, the rare one first.
+      const both = await f.store.searchKnowledge([BASE_SCOPE], 'travel policy review zanzibar', 4);
+      expect(both.map((h) => h.heading)[0]).toBe('Part rare');
+      expect(both).toHaveLength(4);
     });
 
     it('keeps embeddings per model, marks their files changed, and forgets them with the passages', async () => {
@@ -122,12 +131,26 @@ export function knowledgeContract(name: string, open: () => Promise<StoreFixture
       );
       expect(waiting).toHaveLength(4);
       const before = (await f.store.knowledgeFiles(BASE_SCOPE)).find((k) => k.path === 'handbook/oncall.md');
+      const swap = 'On-call swaps need the manager’s approval two days ahead.';
+      const page = 'Page the team lead after fifteen minutes without an answer.';
       await f.store.putEmbeddings(
         'm1',
         [
-          { scope: BASE_SCOPE, path: 'handbook/oncall.md', ordinal: 1, embedding: vector(0.5, -1.25, 3) },
-          { scope: BASE_SCOPE, path: 'handbook/oncall.md', ordinal: 0, embedding: vector(1, 2, 3) },
-          { scope: BASE_SCOPE, path: 'gone.md', ordinal: 0, embedding: vector(9, 9, 9) },
+          {
+            scope: BASE_SCOPE,
+            path: 'handbook/oncall.md',
+            ordinal: 1,
+            text: page,
+            embedding: vector(0.5, -1.25, 3),
+          },
+          {
+            scope: BASE_SCOPE,
+            path: 'handbook/oncall.md',
+            ordinal: 0,
+            text: swap,
+            embedding: vector(1, 2, 3),
+          },
+          { scope: BASE_SCOPE, path: 'gone.md', ordinal: 0, text: 'x', embedding: vector(9, 9, 9) },
         ],
         T,
       );
@@ -149,8 +172,23 @@ export function knowledgeContract(name: string, open: () => Promise<StoreFixture
         { scope: BASE_SCOPE, path: 'handbook/oncall.md', ordinal: 7 },
       ]);
       expect(read.map((h) => h.heading)).toEqual(['Escalation']);
-      await f.store.putKnowledgeFile(file(BASE_SCOPE, 'handbook/oncall.md', 1), [{ text: 'New text.' }]);
+      // Re-indexed: an unchanged passage keeps its embedding wherever it now is, a changed one waits again.
+      await f.store.putKnowledgeFile(file(BASE_SCOPE, 'handbook/oncall.md', 2), [
+        { heading: 'Intro', text: 'New text.' },
+        { heading: 'Rotation', text: swap },
+      ]);
+      const again = await f.store.knowledgeEmbeddings(BASE_SCOPE, 'handbook/oncall.md', 'm1');
+      expect(again.map((e) => [e.ordinal, [...e.embedding]])).toEqual([[1, [1, 2, 3]]]);
+      // An embedding made of text the passage no longer holds (its file changed meanwhile) is not kept.
+      const [intro] = (await f.store.passagesToEmbed('m1', 10)).filter(
+        (p) => p.path === 'handbook/oncall.md',
+      );
+      await f.store.putKnowledgeFile(file(BASE_SCOPE, 'handbook/oncall.md', 1), [
+        { heading: 'Intro', text: 'Newer.' },
+      ]);
+      await f.store.putEmbeddings('m1', [{ ...intro!, embedding: vector(7, 7, 7) }], T + 5);
       expect(await f.store.knowledgeEmbeddings(BASE_SCOPE, 'handbook/oncall.md', 'm1')).toEqual([]);
+      expect((await f.store.passagesToEmbed('m1', 10)).map((p) => p.text)).toContain('Newer.');
     });
   });
 }

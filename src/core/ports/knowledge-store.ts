@@ -52,7 +52,10 @@ export interface PassageEmbedding extends PassageRef {
 
 /** Where documents' passages are kept and searched (full text in both engines, embeddings kept for the caller). */
 export interface KnowledgeStore {
-  /** Replaces everything kept of the file (its record and passages) at once; no reader sees half of it. */
+  /**
+   * Replaces everything kept of the file (its record and passages) at once; no reader sees half of it. A
+   * passage whose heading and text are unchanged keeps its embeddings.
+   */
   putKnowledgeFile(file: KnowledgeFile, passages: readonly PassageInput[]): Promise<void>;
   /** Forgets a file and its passages; false when there was none. */
   forgetKnowledgeFile(scope: string, path: string): Promise<boolean>;
@@ -67,10 +70,15 @@ export interface KnowledgeStore {
   /** Up to `limit` passages with no embedding by `model` (none yet, or another model's). */
   passagesToEmbed(model: string, limit: number): Promise<PassageToEmbed[]>;
   /**
-   * Keeps embeddings made by `model` for passages still there (one whose file changed meanwhile is left) and
-   * marks their files indexed now, so readers of `knowledgeFiles` see them change.
+   * Keeps embeddings made by `model` for passages that still hold the `text` they were made of (one whose
+   * file changed meanwhile is left, to be embedded again) and marks their files indexed at `at`, so readers
+   * of `knowledgeFiles` see them change.
    */
-  putEmbeddings(model: string, embeddings: readonly PassageEmbedding[], at: number): Promise<void>;
+  putEmbeddings(
+    model: string,
+    embeddings: readonly (PassageEmbedding & { text: string })[],
+    at: number,
+  ): Promise<void>;
   /** The embeddings by `model` of a file's passages (those that have one). */
   knowledgeEmbeddings(scope: string, path: string, model: string): Promise<PassageEmbedding[]>;
 }

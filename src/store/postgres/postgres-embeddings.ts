@@ -46,14 +46,16 @@ export function postgresEmbeddings(db: PostgresDb): Embeddings {
       await db.transaction('keep embeddings', async (sql) => {
         await sql(
           `UPDATE knowledge_passages p SET embedding = r.embedding, embedding_model = $5
-             FROM unnest($1::text[], $2::text[], $3::int[], $4::bytea[]) AS r(scope, path, ordinal, embedding)
-            WHERE p.scope = r.scope AND p.path = r.path AND p.ordinal = r.ordinal`,
+             FROM unnest($1::text[], $2::text[], $3::int[], $4::bytea[], $6::text[])
+                  AS r(scope, path, ordinal, embedding, text)
+            WHERE p.scope = r.scope AND p.path = r.path AND p.ordinal = r.ordinal AND p.text = r.text`,
           [
             items.map((e) => e.scope),
             items.map((e) => e.path),
             items.map((e) => e.ordinal),
             items.map((e) => embeddingBytes(e.embedding)),
             model,
+            items.map((e) => e.text),
           ],
         );
         const files = [...new Set(items.map((e) => JSON.stringify([e.scope, e.path])))].map(

@@ -1,12 +1,15 @@
 import type { KnowledgeStore } from '../../core/ports/knowledge-store.js';
 import {
+  type KeptEmbedding,
   KNOWLEDGE_FILE_COLUMNS,
   KNOWLEDGE_HIT_COLUMNS,
   type KnowledgeFileRow,
   type KnowledgeHitRow,
+  keptEmbeddings,
   knowledgeFileOf,
   knowledgeFileValues,
   knowledgeHitOf,
+  passageKey,
 } from '../knowledge-rows.js';
 import { tsTerms } from './postgres-archive.js';
 import type { PostgresDb } from './postgres-db.js';
@@ -64,6 +67,15 @@ export function postgresKnowledge(db: PostgresDb): KnowledgeStore {
     ...postgresEmbeddings(db),
     async putKnowledgeFile(file, passages) {
       await db.transaction('index a document', async (sql) => {
+        const before = keptEmbeddings(
+          (
+            await sql<KeptEmbedding>(
+              `SELECT heading, text, embedding, embedding_model AS model FROM knowledge_passages
+                WHERE scope = $1 AND path = $2 AND embedding IS NOT NULL`,
+              [file.scope, file.path],
+            )
+          ).rows,
+        );
         await sql('DELETE FROM knowledge_passages WHERE scope = $1 AND path = $2', [file.scope, file.path]);
         await sql(
           `INSERT INTO knowledge_files (${KNOWLEDGE_FILE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -76,12 +88,23 @@ export function postgresKnowledge(db: PostgresDb): KnowledgeStore {
           const batch = passages.slice(start, start + BATCH);
           const values: unknown[] = [];
           const rows = batch.map((p, i) => {
-            values.push(file.scope, file.path, start + i, p.heading ?? null, p.page ?? null, p.text);
-            const at = i * 6;
-            return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})`;
+            const reuse = before.get(passageKey(p.heading, p.text));
+            values.push(
+              file.scope,
+              file.path,
+              start + i,
+              p.heading ?? null,
+              p.page ?? null,
+              p.text,
+              reuse?.embedding ?? null,
+              reuse?.model ?? null,
+            );
+            const at = i * 8;
+            return `(${Array.from({ length: 8 }, (_, k) => `$${at + k + 1}`).join(', ')})`;
           });
           await sql(
-            `INSERT INTO knowledge_passages (scope, path, ordinal, heading, page, text) VALUES ${rows.join(', ')}`,
+            `INSERT INTO knowledge_passages (scope, path, ordinal, heading, page, text, embedding, embedding_model)
+             VALUES ${rows.join(', ')}`,
             values,
           );
         }

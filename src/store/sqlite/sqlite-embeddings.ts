@@ -23,8 +23,9 @@ export function sqliteEmbeddings(db: Database.Database, run: ReturnType<typeof s
     `SELECT scope, path, ordinal, heading, text FROM knowledge_passages
       WHERE embedding_model IS NOT ? ORDER BY id LIMIT ?`,
   );
-  const setEmbedding = db.prepare<[Buffer, string, string, string, number]>(
-    'UPDATE knowledge_passages SET embedding = ?, embedding_model = ? WHERE scope = ? AND path = ? AND ordinal = ?',
+  const setEmbedding = db.prepare<[Buffer, string, string, string, number, string]>(
+    `UPDATE knowledge_passages SET embedding = ?, embedding_model = ?
+      WHERE scope = ? AND path = ? AND ordinal = ? AND text = ?`,
   );
   const touchFile = db.prepare<[number, string, string]>(
     'UPDATE knowledge_files SET indexed_at = max(indexed_at + 1, ?) WHERE scope = ? AND path = ?',
@@ -33,17 +34,21 @@ export function sqliteEmbeddings(db: Database.Database, run: ReturnType<typeof s
     `SELECT ordinal, embedding FROM knowledge_passages
       WHERE scope = ? AND path = ? AND embedding_model = ? ORDER BY ordinal`,
   );
-  const put = db.transaction((model: string, items: readonly PassageEmbedding[], at: number) => {
-    const files = new Set<string>();
-    for (const e of items) {
-      if (setEmbedding.run(embeddingBytes(e.embedding), model, e.scope, e.path, e.ordinal).changes > 0)
-        files.add(JSON.stringify([e.scope, e.path]));
-    }
-    for (const key of files) {
-      const [scope, path] = JSON.parse(key) as [string, string];
-      touchFile.run(at, scope, path);
-    }
-  });
+  const put = db.transaction(
+    (model: string, items: readonly (PassageEmbedding & { text: string })[], at: number) => {
+      const files = new Set<string>();
+      for (const e of items) {
+        if (
+          setEmbedding.run(embeddingBytes(e.embedding), model, e.scope, e.path, e.ordinal, e.text).changes > 0
+        )
+          files.add(JSON.stringify([e.scope, e.path]));
+      }
+      for (const key of files) {
+        const [scope, path] = JSON.parse(key) as [string, string];
+        touchFile.run(at, scope, path);
+      }
+    },
+  );
   return {
     knowledgePassages: (refs) =>
       run('read passages', () =>

@@ -1,13 +1,16 @@
 import type Database from 'better-sqlite3';
 import type { KnowledgeStore } from '../../core/ports/knowledge-store.js';
 import {
+  type KeptEmbedding,
   KNOWLEDGE_FILE_COLUMNS,
   KNOWLEDGE_HIT_COLUMNS,
   type KnowledgeFileRow,
   type KnowledgeHitRow,
+  keptEmbeddings,
   knowledgeFileOf,
   knowledgeFileValues,
   knowledgeHitOf,
+  passageKey,
 } from '../knowledge-rows.js';
 import { sqliteEmbeddings } from './sqlite-embeddings.js';
 import { sqliteRunner } from './sqlite-run.js';
@@ -28,8 +31,15 @@ export function sqliteKnowledge(db: Database.Database, fail: FailWith): Knowledg
   const dropPassages = db.prepare<[string, string]>(
     'DELETE FROM knowledge_passages WHERE scope = ? AND path = ?',
   );
-  const addPassage = db.prepare<[string, string, number, string | null, number | null, string]>(
-    'INSERT INTO knowledge_passages (scope, path, ordinal, heading, page, text) VALUES (?, ?, ?, ?, ?, ?)',
+  const addPassage = db.prepare<
+    [string, string, number, string | null, number | null, string, Buffer | null, string | null]
+  >(
+    `INSERT INTO knowledge_passages (scope, path, ordinal, heading, page, text, embedding, embedding_model)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const kept = db.prepare<[string, string], KeptEmbedding>(
+    `SELECT heading, text, embedding, embedding_model AS model FROM knowledge_passages
+      WHERE scope = ? AND path = ? AND embedding IS NOT NULL`,
   );
   const addWords = db.prepare<[number | bigint, string, string]>(
     'INSERT INTO knowledge_words (rowid, heading, text) VALUES (?, ?, ?)',
@@ -47,10 +57,21 @@ export function sqliteKnowledge(db: Database.Database, fail: FailWith): Knowledg
       file: Parameters<KnowledgeStore['putKnowledgeFile']>[0],
       passages: Parameters<KnowledgeStore['putKnowledgeFile']>[1],
     ) => {
+      const before = keptEmbeddings(kept.all(file.scope, file.path));
       dropPassages.run(file.scope, file.path);
       putFile.run(...knowledgeFileValues(file));
       passages.forEach((p, i) => {
-        const added = addPassage.run(file.scope, file.path, i, p.heading ?? null, p.page ?? null, p.text);
+        const reuse = before.get(passageKey(p.heading, p.text));
+        const added = addPassage.run(
+          file.scope,
+          file.path,
+          i,
+          p.heading ?? null,
+          p.page ?? null,
+          p.text,
+          (reuse?.embedding as Buffer | undefined) ?? null,
+          reuse?.model ?? null,
+        );
         indexPassage(added.lastInsertRowid, p.heading, p.text);
       });
     },
@@ -115,8 +136,19 @@ export function sqliteKnowledge(db: Database.Database, fail: FailWith): Knowledg
       run('search documents', () => {
         const phrases = wordPhrases(query);
         if (phrases.length === 0 || scopes.length === 0 || limit < 1) return [];
-        const rows = searchIn(scopes.length).all(matchFor(phrases), ...scopes, limit);
-        return rows.map(knowledgeHitOf);
+        const search = searchIn(scopes.length);
+        const all = phrases.join(' OR ');
+        const match = matchFor(phrases);
+        const hits = search.all(match, ...scopes, limit).map(knowledgeHitOf);
+        if (hits.length >= limit || match === all) return hits;
+        // Passages with a rare phrase rank above those without; the rest of the places go to the common
+        // ones (the rare ones may be in other scopes' files only).
+        const seen = new Set(hits.map((h) => `${h.path}\n${h.scope}\n${h.ordinal}`));
+        const more = search.all(all, ...scopes, limit).map(knowledgeHitOf);
+        return [...hits, ...more.filter((h) => !seen.has(`${h.path}\n${h.scope}\n${h.ordinal}`))].slice(
+          0,
+          limit,
+        );
       }),
   };
 }
