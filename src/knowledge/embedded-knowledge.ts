@@ -3,6 +3,7 @@ import { EMBED_BATCH } from '../core/llm/openai-embedder.js';
 import type { Logger } from '../core/logger.js';
 import type { KnowledgeHit, KnowledgeStore, PassageRef } from '../core/ports/knowledge-store.js';
 import { embeddingFill, embedEach } from './embedding-fill.js';
+import { queryEmbedding } from './query-embedding.js';
 import { createVectorIndex } from './vector-index.js';
 
 /** Reciprocal-rank fusion's constant (Cormack et al. 2009): a hit's share is 1 / (K + its rank). */
@@ -65,17 +66,10 @@ export function withEmbeddings(
   );
   const fill = () => filler.fill();
 
+  const embedQuery = queryEmbedding(embedder, logger, 'knowledge', now);
   async function nearest(scopes: readonly string[], query: string, limit: number): Promise<PassageRef[]> {
-    try {
-      const [vector] = await embedder.embed([query]);
-      return vector ? await index.nearest(scopes, vector, limit) : [];
-    } catch (err) {
-      logger.warn(
-        { model: embedder.model, err: err instanceof Error ? err.message : String(err) },
-        'could not embed a search; searching by words alone',
-      );
-      return [];
-    }
+    const vector = await embedQuery(query);
+    return vector ? index.nearest(scopes, vector, limit) : [];
   }
 
   void fill();

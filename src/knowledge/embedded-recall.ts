@@ -10,6 +10,7 @@ import type {
 import type { NotesStore } from '../core/ports/notes-store.js';
 import { RRF_K } from './embedded-knowledge.js';
 import { embeddingFill, embedEach } from './embedding-fill.js';
+import { queryEmbedding } from './query-embedding.js';
 import { scan, TopK, toChunk, unit, type VectorChunk } from './vector-chunk.js';
 
 /** Embeddings read per query when a conversation's vectors are loaded. */
@@ -79,9 +80,13 @@ export function withRecallEmbeddings(
     FILL_EVERY_MS,
   );
 
-  async function vectorsOf(key: string): Promise<Conversation> {
+  const loading = new Map<string, Promise<Conversation>>();
+
+  async function load(key: string): Promise<Conversation> {
+    // Stale conversations are dropped whole: reloaded when asked again, forgotten turns gone from memory.
+    for (const [other, c] of conversations) if (now() - c.loadedAt > RELOAD_MS) conversations.delete(other);
     let conversation = conversations.get(key);
-    if (!conversation || now() - conversation.loadedAt > RELOAD_MS) {
+    if (!conversation) {
       conversation = { lastId: 0, loadedAt: now(), parts: [] };
       conversations.set(key, conversation);
     }
@@ -96,27 +101,30 @@ export function withRecallEmbeddings(
     return conversation;
   }
 
-  async function nearest(s: ArchiveSearch, pool: number): Promise<ArchivedTurn[]> {
-    try {
-      const [vector] = await embedder.embed([s.query]);
-      if (!vector) return [];
-      const q = unit(vector);
-      // More than asked: the time and speaker filters apply to the turns found.
-      const best = new TopK<number>(pool * 4);
-      for (const part of (await vectorsOf(s.key)).parts) scan(part.chunk, q, best, (i) => part.ids[i]!);
-      const ids = best.items.map((b) => b.item);
-      const turns = new Map((await store.archivedTurnsByIds(s.key, ids)).map((t) => [t.id, t]));
-      return ids
-        .flatMap((id) => turns.get(id) ?? [])
-        .filter((t) => passes(t, s))
-        .slice(0, pool);
-    } catch (err) {
-      logger.warn(
-        { err: err instanceof Error ? err.message : String(err) },
-        'recall: could not search by meaning; searching by words alone',
-      );
-      return [];
+  /** A conversation's vectors with its newest turns; concurrent recalls share one load. */
+  function vectorsOf(key: string): Promise<Conversation> {
+    let pending = loading.get(key);
+    if (!pending) {
+      pending = load(key).finally(() => loading.delete(key));
+      loading.set(key, pending);
     }
+    return pending;
+  }
+
+  const embedQuery = queryEmbedding(embedder, logger, 'recall', now);
+  async function nearest(s: ArchiveSearch, pool: number): Promise<ArchivedTurn[]> {
+    const vector = await embedQuery(s.query);
+    if (!vector) return [];
+    const q = unit(vector);
+    // More than asked: the time and speaker filters apply to the turns found.
+    const best = new TopK<number>(pool * 4);
+    for (const part of (await vectorsOf(s.key)).parts) scan(part.chunk, q, best, (i) => part.ids[i]!);
+    const ids = best.items.map((b) => b.item);
+    const turns = new Map((await store.archivedTurnsByIds(s.key, ids)).map((t) => [t.id, t]));
+    return ids
+      .flatMap((id) => turns.get(id) ?? [])
+      .filter((t) => passes(t, s))
+      .slice(0, pool);
   }
 
   void filler.fill();

@@ -83,24 +83,25 @@ const refusedInput = (err: unknown) =>
 
 /**
  * The texts' embeddings. When the server refuses the batch for what it holds, each text is tried alone; one
- * it still refuses, while others of the batch pass, gets an empty embedding (kept, so it is not asked for
- * again; found by words, never by meaning). When it refuses them all, the fault is the setting (a model or
- * EMBEDDINGS_DIMENSIONS it does not take), not the texts: that rejects, as every other failure does, and the
- * batch is tried again later.
+ * it still refuses gets an empty embedding (kept, so it is not asked for again; found by words, never by
+ * meaning). When it refuses them all, a short probe tells the texts (a small context: they are marked) from
+ * the setting (a model or EMBEDDINGS_DIMENSIONS it does not take: that rejects, and the batch is tried again
+ * later, as after any other failure).
  */
 export async function embedEach(
   embedder: Embedder,
   texts: readonly string[],
   logger: Logger,
 ): Promise<Float32Array[]> {
+  let refused: unknown;
   try {
     return await embedder.embed(texts);
   } catch (err) {
-    if (!refusedInput(err) || texts.length === 1) throw err;
+    if (!refusedInput(err)) throw err;
+    refused = err;
   }
   const vectors: Float32Array[] = [];
-  let refused: unknown;
-  for (const text of texts) {
+  for (const text of texts.length > 1 ? texts : []) {
     try {
       vectors.push(...(await embedder.embed([text])));
     } catch (err) {
@@ -109,7 +110,12 @@ export async function embedEach(
       vectors.push(new Float32Array(0));
     }
   }
-  if (vectors.every((v) => v.length === 0)) throw refused;
+  if (vectors.every((v) => v.length === 0)) {
+    await embedder.embed(['ok']).catch(() => {
+      throw refused;
+    });
+    vectors.splice(0, vectors.length, ...texts.map(() => new Float32Array(0)));
+  }
   const skipped = vectors.filter((v) => v.length === 0).length;
   if (skipped > 0) {
     logger.warn(

@@ -1,3 +1,8 @@
+import { endianness } from 'node:os';
+
+/** Whether a 32-bit word holds its first byte lowest (`scanPacked` reads bytes so). */
+const LITTLE_ENDIAN = endianness() === 'LE';
+
 /** Embeddings held in memory: unit vectors in 8 bits, each with its scale, in the order of `count` items. */
 export interface VectorChunk {
   count: number;
@@ -68,7 +73,7 @@ export function scan<T>(
   itemAt: (i: number) => T,
 ): void {
   if (chunk.dims !== query.length) return;
-  if (chunk.dims % 4 === 0) {
+  if (LITTLE_ENDIAN && chunk.dims % 4 === 0 && chunk.values.byteOffset % 4 === 0) {
     scanPacked(chunk, query, best, itemAt);
     return;
   }

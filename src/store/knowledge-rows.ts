@@ -69,7 +69,7 @@ export function knowledgeHitOf(row: KnowledgeHitRow): KnowledgeHit {
   };
 }
 
-/** An embedding as stored: its 32-bit floats' bytes, little-endian as every platform Node runs on. */
+/** An embedding as stored: its 32-bit floats' bytes in the machine's order (little-endian on x86 and Arm). */
 export function embeddingBytes(embedding: Float32Array): Buffer {
   return Buffer.from(embedding.buffer, embedding.byteOffset, embedding.byteLength);
 }

@@ -23,6 +23,7 @@ describe('embeddings: passages found by meaning as well as by words', () => {
   let dir: string;
   let fake: FakeEmbeddings;
   let lines: string[];
+  let clock = Date.UTC(2026, 11, 6, 12);
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'thinkthread-emb-'));
     fake = await startFakeEmbeddings();
@@ -43,7 +44,7 @@ describe('embeddings: passages found by meaning as well as by words', () => {
       maxRetries: 0,
       timeoutMs: 5000,
     });
-    return { store, knowledge: withEmbeddings(store, embedder, logger) };
+    return { store, knowledge: withEmbeddings(store, embedder, logger, () => clock) };
   };
 
   const handbook = [
@@ -111,7 +112,12 @@ describe('embeddings: passages found by meaning as well as by words', () => {
     expect((await knowledge.searchKnowledge([BASE_SCOPE], 'fifteen minutes', 3))[0]?.heading).toBe(
       'Escalation',
     );
-    expect(lines.some((l) => l.includes('could not embed a search'))).toBe(true);
+    expect(lines.some((l) => l.includes('could not search by meaning'))).toBe(true);
+    // For a minute searches go by words without asking the server; then by meaning again.
+    const asked = fake.requests.length;
+    await knowledge.searchKnowledge([BASE_SCOPE], 'who okays rota trades', 1);
+    expect(fake.requests.length).toBe(asked);
+    clock += 61_000;
 
     // The next file put (or the retry a minute later) embeds what waited.
     await knowledge.putKnowledgeFile(file(BASE_SCOPE, 'more.md', 1), [
@@ -183,6 +189,20 @@ describe('embeddings: passages found by meaning as well as by words', () => {
     await store.close();
   });
 
+  it('a batch whose every text is too long for the server is marked, not retried forever', async () => {
+    await fake.close();
+    fake = await startFakeEmbeddings({ contextChars: 20 });
+    const { store, knowledge } = open();
+    await knowledge.putKnowledgeFile(file(BASE_SCOPE, 'handbook.md', 3), handbook);
+    await knowledge.embedded();
+    expect(await store.passagesToEmbed('nomic-embed-text', 10)).toEqual([]);
+    expect((await knowledge.searchKnowledge([BASE_SCOPE], 'fifteen minutes', 1))[0]?.heading).toBe(
+      'Escalation',
+    );
+    knowledge.stop();
+    await store.close();
+  });
+
   it('a setting the server refuses for every text (dimensions it does not take) marks nothing', async () => {
     const store = openSqliteStore(join(dir, 'kb.db'));
     const logger = createLogger({ level: 'info', secrets: [], write: (l) => lines.push(l) });
@@ -213,6 +233,8 @@ describe('embeddings: passages found by meaning as well as by words', () => {
     });
     const [v] = await embedder.embed(['hello']);
     expect(v).toHaveLength(16);
+    // Kept under the size too: another EMBEDDINGS_DIMENSIONS is another model, embedded again.
+    expect(embedder.model).toBe('text-embedding-3-small@16');
   });
 });
 

@@ -8,6 +8,8 @@ import { describeEndpoint, toModelError } from './openai-errors.js';
 export const EMBED_BATCH = 64;
 /** Tokens of one text sent at most (OpenAI's embedding models take 8,192). */
 const MAX_INPUT_TOKENS = 8000;
+/** How long a search waits for its query's embedding before it goes on by words alone. */
+export const QUERY_TIMEOUT_MS = 3000;
 
 /** Settings of the embeddings client. */
 export interface OpenAIEmbedderOptions {
@@ -23,16 +25,19 @@ export interface OpenAIEmbedderOptions {
 /** An Embedder over any OpenAI-compatible `/embeddings` endpoint (OpenAI, Ollama, vLLM, LM Studio…). */
 export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
   const endpoint = describeEndpoint(options.baseURL, options.model, 'EMBEDDINGS_BASE_URL');
-  const client = new OpenAI({
-    apiKey: options.apiKey ?? 'not-needed',
-    baseURL: options.baseURL ?? null,
-    maxRetries: options.maxRetries,
-    timeout: options.timeoutMs,
-  });
-  const batch = async (texts: readonly string[]): Promise<Float32Array[]> => {
+  const clientWith = (maxRetries: number, timeout: number) =>
+    new OpenAI({
+      apiKey: options.apiKey ?? 'not-needed',
+      baseURL: options.baseURL ?? null,
+      maxRetries,
+      timeout,
+    });
+  const client = clientWith(options.maxRetries, options.timeoutMs);
+  const quick = clientWith(0, Math.min(QUERY_TIMEOUT_MS, options.timeoutMs));
+  const batch = async (texts: readonly string[], via = client): Promise<Float32Array[]> => {
     let response: OpenAI.Embeddings.CreateEmbeddingResponse;
     try {
-      response = await client.embeddings.create({
+      response = await via.embeddings.create({
         model: options.model,
         input: texts.map((t) => truncateToTokens(t.trim() || '(empty)', MAX_INPUT_TOKENS)),
         ...(options.dimensions ? { dimensions: options.dimensions } : {}),
@@ -63,7 +68,12 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): Embedder {
     return vectors;
   };
   return {
-    model: options.model,
+    // Vectors of another size are another model's: a changed EMBEDDINGS_DIMENSIONS embeds everything again.
+    model: options.dimensions ? `${options.model}@${options.dimensions}` : options.model,
+    async embedQuery(text) {
+      const [vector] = await batch([text], quick);
+      return vector!;
+    },
     async embed(texts) {
       const vectors: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += EMBED_BATCH) {
