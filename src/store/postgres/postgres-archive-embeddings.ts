@@ -2,18 +2,19 @@ import type { ArchivedTurn, ArchiveEmbeddingStore, TurnToEmbed } from '../../cor
 import { TURN_TEXT_SQL } from '../archive-embedding-rows.js';
 import { embeddingBytes, embeddingOf } from '../knowledge-rows.js';
 import type { PostgresDb } from './postgres-db.js';
+import { waitingFirst } from './postgres-waiting-first.js';
 
 /** The archive's embeddings in Postgres: kept in each turn's row as bytes (migration 19). */
 export function postgresArchiveEmbeddings(db: PostgresDb): ArchiveEmbeddingStore {
+  const waiting = waitingFirst();
   return {
     async turnsToEmbed(model, limit) {
-      const { rows } = await db.query<TurnToEmbed>(
-        'find turns to embed',
-        `SELECT id, key, ${TURN_TEXT_SQL} AS text FROM archive
-          WHERE embedding_model IS DISTINCT FROM $1 ORDER BY id LIMIT $2`,
-        [model, limit],
+      return waiting(
+        (sql, params) => db.query<TurnToEmbed>('find turns to embed', sql, params),
+        `SELECT id, key, ${TURN_TEXT_SQL} AS text FROM archive WHERE {waiting} ORDER BY id LIMIT $1`,
+        model,
+        limit,
       );
-      return rows;
     },
     async putTurnEmbeddings(model, items) {
       if (items.length === 0) return;

@@ -7,6 +7,15 @@ import {
   knowledgeHitOf,
 } from '../knowledge-rows.js';
 import type { PostgresDb } from './postgres-db.js';
+import { waitingFirst } from './postgres-waiting-first.js';
+
+interface PassageRow {
+  scope: string;
+  path: string;
+  ordinal: number;
+  heading: string | null;
+  text: string;
+}
 
 type Embeddings = Pick<
   KnowledgeStore,
@@ -15,6 +24,7 @@ type Embeddings = Pick<
 
 /** Passages' embeddings in Postgres: kept in their rows as bytes (migration 19), read file by file. */
 export function postgresEmbeddings(db: PostgresDb): Embeddings {
+  const waiting = waitingFirst();
   return {
     async knowledgePassages(refs) {
       if (refs.length === 0) return [];
@@ -27,17 +37,12 @@ export function postgresEmbeddings(db: PostgresDb): Embeddings {
       return rows.map(knowledgeHitOf);
     },
     async passagesToEmbed(model, limit) {
-      const { rows } = await db.query<{
-        scope: string;
-        path: string;
-        ordinal: number;
-        heading: string | null;
-        text: string;
-      }>(
-        'find passages to embed',
-        `SELECT scope, path, ordinal, heading, text FROM knowledge_passages
-          WHERE embedding_model IS DISTINCT FROM $1 ORDER BY scope, path, ordinal LIMIT $2`,
-        [model, limit],
+      const rows = await waiting(
+        (sql, params) => db.query<PassageRow>('find passages to embed', sql, params),
+        `SELECT scope, path, ordinal, heading, text FROM knowledge_passages WHERE {waiting}
+          ORDER BY scope, path, ordinal LIMIT $1`,
+        model,
+        limit,
       );
       return rows.map((r) => ({ ...r, heading: r.heading ?? undefined }));
     },

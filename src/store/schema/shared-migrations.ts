@@ -97,5 +97,13 @@ export const SHARED_MIGRATIONS: readonly Migration[] = [
       postgres: 'ALTER TABLE archive ADD COLUMN embedding BYTEA;',
     },
     'ALTER TABLE archive ADD COLUMN embedding_model TEXT;',
+    // What waits for its embedding is found by index, not by reading every row.
+    {
+      sqlite:
+        'CREATE INDEX knowledge_passages_to_embed ON knowledge_passages (id) WHERE embedding_model IS NULL;',
+      postgres:
+        'CREATE INDEX knowledge_passages_to_embed ON knowledge_passages (scope, path, ordinal) WHERE embedding_model IS NULL;',
+    },
+    'CREATE INDEX archive_to_embed ON archive (id) WHERE embedding_model IS NULL;',
   ),
 ];

@@ -4,12 +4,19 @@ import { TURN_TEXT_SQL } from '../archive-embedding-rows.js';
 import { embeddingBytes, embeddingOf } from '../knowledge-rows.js';
 import { sqliteRunner } from './sqlite-run.js';
 import type { FailWith } from './sqlite-usage.js';
+import { waitingFirst } from './waiting-first.js';
 
 /** The archive's embeddings in SQLite: kept in each turn's row (migration 19). */
 export function sqliteArchiveEmbeddings(db: Database.Database, fail: FailWith): ArchiveEmbeddingStore {
   const run = sqliteRunner(fail);
-  const toEmbed = db.prepare<[string, number], TurnToEmbed>(
-    `SELECT id, key, ${TURN_TEXT_SQL} AS text FROM archive WHERE embedding_model IS NOT ? ORDER BY id LIMIT ?`,
+  const toEmbed = waitingFirst(
+    db.prepare<[number], TurnToEmbed>(
+      `SELECT id, key, ${TURN_TEXT_SQL} AS text FROM archive WHERE embedding_model IS NULL ORDER BY id LIMIT ?`,
+    ),
+    db.prepare<[string, number], TurnToEmbed>(
+      `SELECT id, key, ${TURN_TEXT_SQL} AS text FROM archive
+        WHERE embedding_model IS NOT NULL AND embedding_model <> ? ORDER BY id LIMIT ?`,
+    ),
   );
   const set = db.prepare<[Buffer, string, number]>(
     'UPDATE archive SET embedding = ?, embedding_model = ? WHERE id = ?',
@@ -25,7 +32,7 @@ export function sqliteArchiveEmbeddings(db: Database.Database, fail: FailWith): 
       WHERE id = ? AND key = ?`,
   );
   return {
-    turnsToEmbed: (model, limit) => run('find turns to embed', () => toEmbed.all(model, limit)),
+    turnsToEmbed: (model, limit) => run('find turns to embed', () => toEmbed(model, limit)),
     putTurnEmbeddings: (model, items) => run('keep embeddings', () => put(model, items)),
     turnEmbeddings: (key, model, afterId, limit) =>
       run('read embeddings', () =>

@@ -8,6 +8,7 @@ import {
   knowledgeHitOf,
 } from '../knowledge-rows.js';
 import type { sqliteRunner } from './sqlite-run.js';
+import { waitingFirst } from './waiting-first.js';
 
 type Embeddings = Pick<
   KnowledgeStore,
@@ -19,10 +20,15 @@ export function sqliteEmbeddings(db: Database.Database, run: ReturnType<typeof s
   const passage = db.prepare<[string, string, number], KnowledgeHitRow>(
     `SELECT ${KNOWLEDGE_HIT_COLUMNS} FROM knowledge_passages WHERE scope = ? AND path = ? AND ordinal = ?`,
   );
-  const toEmbed = db.prepare<[string, number], PassageToEmbed & { heading: string | undefined }>(
+  const fresh = db.prepare<[number], PassageToEmbed & { heading: string | undefined }>(
     `SELECT scope, path, ordinal, heading, text FROM knowledge_passages
-      WHERE embedding_model IS NOT ? ORDER BY id LIMIT ?`,
+      WHERE embedding_model IS NULL ORDER BY id LIMIT ?`,
   );
+  const others = db.prepare<[string, number], PassageToEmbed & { heading: string | undefined }>(
+    `SELECT scope, path, ordinal, heading, text FROM knowledge_passages
+      WHERE embedding_model IS NOT NULL AND embedding_model <> ? ORDER BY id LIMIT ?`,
+  );
+  const toEmbed = waitingFirst(fresh, others);
   const setEmbedding = db.prepare<[Buffer, string, string, string, number, string]>(
     `UPDATE knowledge_passages SET embedding = ?, embedding_model = ?
       WHERE scope = ? AND path = ? AND ordinal = ? AND text = ?`,
@@ -59,7 +65,7 @@ export function sqliteEmbeddings(db: Database.Database, run: ReturnType<typeof s
       ),
     passagesToEmbed: (model, limit) =>
       run('find passages to embed', () =>
-        toEmbed.all(model, limit).map((p) => ({ ...p, heading: p.heading ?? undefined })),
+        toEmbed(model, limit).map((p) => ({ ...p, heading: p.heading ?? undefined })),
       ),
     putEmbeddings: (model, items, at) => run('keep embeddings', () => put(model, items, at)),
     knowledgeEmbeddings: (scope, path, model) =>
