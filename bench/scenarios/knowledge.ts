@@ -204,7 +204,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     const t2 = performance.now();
     const embedded = embeddings.wrap(store);
     await embedded.embedded();
-    if ((await store.passagesToEmbed('text-embedding-3-small', 1)).length > 0)
+    if ((await store.passagesToEmbed(embeddings.model, 1)).length > 0)
       throw new Error('the bench could not embed every passage');
     const withVectors = Math.round((performance.now() - t2) / 100) / 10;
     const passages = (await store.knowledgeFiles(BASE_SCOPE)).reduce((n, f) => n + f.passages, 0);
@@ -246,7 +246,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
     data.sqlite = sqliteTimes;
     const bulkEmbedded = embeddings.wrap(bulk);
     await bulkEmbedded.embedded();
-    if ((await bulk.passagesToEmbed('text-embedding-3-small', 1)).length > 0)
+    if ((await bulk.passagesToEmbed(embeddings.model, 1)).length > 0)
       throw new Error('the bench could not embed every passage');
     await bulkEmbedded.searchKnowledge([BASE_SCOPE], 'warm up', 5);
     const hybridTimes = await searchTimes(bulkEmbedded, 200);
@@ -279,6 +279,25 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
         const times = await searchTimes(store, 200);
         searchRows.push(['Postgres (tsvector + GIN), words', bulkFiles * 100, times.p50, times.p95]);
         data.postgres = times;
+        const pgEmbeddings = await benchEmbeddings(logger);
+        try {
+          const embedded = pgEmbeddings.wrap(store);
+          await embedded.embedded();
+          if ((await store.passagesToEmbed(pgEmbeddings.model, 1)).length > 0)
+            throw new Error('the bench could not embed every passage');
+          await embedded.searchKnowledge([BASE_SCOPE], 'warm up', 5);
+          const hybrid = await searchTimes(embedded, 200);
+          searchRows.push([
+            'Postgres, words + embeddings (256 dimensions)',
+            bulkFiles * 100,
+            hybrid.p50,
+            hybrid.p95,
+          ]);
+          data.postgresHybrid = hybrid;
+          embedded.stop();
+        } finally {
+          await pgEmbeddings.server.close();
+        }
       } finally {
         await store.close();
       }

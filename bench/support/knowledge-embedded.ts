@@ -12,6 +12,8 @@ export const BENCH_DIMENSIONS = 256;
 /** The scripted embeddings server and a way to wrap a store with it. */
 export async function benchEmbeddings(logger: Logger): Promise<{
   server: FakeEmbeddings;
+  /** What the vectors are kept under (the model at the size asked). */
+  model: string;
   wrap(store: KnowledgeStore): EmbeddedKnowledge;
 }> {
   const server = await startFakeEmbeddings({ dimensions: BENCH_DIMENSIONS });
@@ -22,5 +24,5 @@ export async function benchEmbeddings(logger: Logger): Promise<{
     maxRetries: 0,
     timeoutMs: 60_000,
   });
-  return { server, wrap: (store) => withEmbeddings(store, embedder, logger) };
+  return { server, model: embedder.model, wrap: (store) => withEmbeddings(store, embedder, logger) };
 }
