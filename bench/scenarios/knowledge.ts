@@ -179,7 +179,7 @@ export async function run(options: ScenarioOptions): Promise<ScenarioReport> {
   const documents = options.quick ? 100 : 1000;
   const bulkFiles = options.quick ? 100 : 1000;
   const facts = plantedFacts();
-  const logger = createLogger({ level: 'silent', secrets: [] });
+  const logger = createLogger({ level: process.env.BENCH_VERBOSE ? 'warn' : 'silent', secrets: [] });
   const rows: (string | number)[][] = [];
   const searchRows: (string | number)[][] = [];
   const dir = mkdtempSync(join(tmpdir(), 'thinkthread-kb-bench-'));

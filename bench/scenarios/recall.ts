@@ -151,7 +151,8 @@ async function measureEmbedded(server: FakeEmbeddings, store: Store, planted: Fa
     model: 'text-embedding-3-small',
     baseURL: server.url,
     dimensions: BENCH_DIMENSIONS,
-    maxRetries: 0,
+    // As LLM_MAX_RETRIES would: a kept-alive connection the server closes at that moment is tried again.
+    maxRetries: 2,
     timeoutMs: 60_000,
   });
   const start = performance.now();

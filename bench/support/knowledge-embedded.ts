@@ -21,7 +21,8 @@ export async function benchEmbeddings(logger: Logger): Promise<{
     model: 'text-embedding-3-small',
     baseURL: server.url,
     dimensions: BENCH_DIMENSIONS,
-    maxRetries: 0,
+    // As LLM_MAX_RETRIES would: a kept-alive connection the server closes at that moment is tried again.
+    maxRetries: 2,
     timeoutMs: 60_000,
   });
   return { server, model: embedder.model, wrap: (store) => withEmbeddings(store, embedder, logger) };
