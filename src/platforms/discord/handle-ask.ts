@@ -109,7 +109,10 @@ export async function handleAsk(
   } finally {
     surface.close();
   }
-  if (view.phase === 'final' && askedAt) ctx.history.answered(key, interaction.id);
+  if (view.phase !== 'final' || !askedAt) return;
+  ctx.history.answered(key, interaction.id);
+  // Asked in a thread or forum post: the asker's next messages there are answered without a mention.
+  await ctx.follows?.answered([key], asker.principal);
 }
 
 /** Takes the question's place in the line, then checks who may ask; never throws. */

@@ -61,6 +61,15 @@ describe('Discord: following a thread', () => {
     expect(JSON.stringify(bed.model.requests.at(-1)!.body.messages)).toContain('Answer to: and the year?');
   });
 
+  it('follows a thread where /ask was used, as after a mention', async () => {
+    await start();
+    const thread = bed.discord.addThread(bed.discord.channelId, 'sales');
+    await bed.command('ask', { channelId: thread, question: 'what were sales in Q3?' });
+    expect(asked()).toEqual(['what were sales in Q3?']);
+    await bed.say('and for last quarter?', { channelId: thread, mention: false });
+    expect(asked()).toEqual(['what were sales in Q3?', 'and for last quarter?']);
+  });
+
   it('stands back once another person speaks; their mention is still answered', async () => {
     await start();
     const thread = await openThread();
