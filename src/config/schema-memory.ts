@@ -54,6 +54,10 @@ export const memorySettings = settingGroup({
     RECALL_MAX_TOKENS: int(1500).describe(
       "Most tokens the `recall` tool returns from a channel's archive of past turns.",
     ),
+    RECALL_EMBEDDINGS: bool(true).describe(
+      'With `EMBEDDINGS_MODEL` set, archived turns are embedded too (sent to the embeddings server) and ' +
+        '`recall` searches by meaning as well as words; `false` keeps embeddings for documents only.',
+    ),
     NOTES_MAX_TOKENS: int(500).describe(
       'Most tokens of notes (per channel and per person) in the prompt; the oldest are left out past it.',
     ),

@@ -52,7 +52,7 @@ export function recallArchive(
   store: RecallStore,
   logger: Logger,
 ): EmbeddedRecall | undefined {
-  const embedder = embedderFrom(config);
+  const embedder = config.RECALL_EMBEDDINGS ? embedderFrom(config) : undefined;
   if (!embedder) return undefined;
   return withRecallEmbeddings(store, embedder, logger.child({ embeddings: embedder.model }));
 }

@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/parse.js';
 import { createOpenAIEmbedder } from '../../src/core/llm/openai-embedder.js';
 import { createLogger } from '../../src/core/logger.js';
 import type { Store } from '../../src/core/ports/store.js';
 import { withRecallEmbeddings } from '../../src/knowledge/embedded-recall.js';
+import { recallArchive } from '../../src/knowledge/start-knowledge.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { type FakeEmbeddings, startFakeEmbeddings } from '../fakes/embeddings-server.js';
 
@@ -76,5 +78,19 @@ describe('recall by meaning as well as by words (EMBEDDINGS_MODEL)', () => {
     );
     expect((await archive.archivedTurns('k', 0, 10)).length).toBe(1);
     archive.stop();
+  });
+
+  it('RECALL_EMBEDDINGS=false keeps the archive to words (nothing sent), EMBEDDINGS_MODEL unset too', async () => {
+    const env = {
+      OPENAI_BASE_URL: fake.url,
+      EMBEDDINGS_MODEL: 'nomic-embed-text',
+      DATABASE_URL: 'sqlite::memory:',
+    };
+    const logger = createLogger({ level: 'silent', secrets: [] });
+    expect(recallArchive(parseConfig({ ...env, RECALL_EMBEDDINGS: 'false' }), store, logger)).toBeUndefined();
+    expect(recallArchive(parseConfig({ ...env, EMBEDDINGS_MODEL: '' }), store, logger)).toBeUndefined();
+    const on = recallArchive(parseConfig(env), store, logger);
+    expect(on).toBeDefined();
+    on?.stop();
   });
 });
