@@ -34,7 +34,7 @@ export interface CorpusEntry {
   reading: Reading;
   /** Read correctly before: it must stay so. */
   expected: boolean;
-  /** Held-out replies: the round of collection (1: issue 32's, 2 to 7: issue 43's), never used to fix the parser. */
+  /** Held-out replies: the round of collection (1: issue 32's, 2 to 8: issue 43's), never used to fix the parser. */
   round?: number;
   note?: string;
   text: string;

@@ -10,8 +10,10 @@
  * with the FireAct LoRA) scored 30/36 once, with no parser change after; its misreads were then fixed as
  * behaviours (a signature for values, apostrophes in bracket calls, a final answer that only plans), which took
  * round 6 to 36/36 and round 4 to 19/19, so rounds 4 to 6 are now tuned on; round 7 (issue 43, Llama-2-13b-chat
- * and AutoAct's agents tuned from it, drawn at random) scored 28/28, scored once with no parser change after. The
- * floors only ever go up.
+ * and AutoAct's agents tuned from it, drawn at random) scored 28/28, scored once with no parser change after; round 8
+ * (issue 43, Llama-2-13b from KnowAgent's trajectories and ToolLLaMA-7B from ToolBench's answer trees, drawn at random
+ * with seed 8) scored 39/40, scored once with no parser change after (the miss: ToolBench's `Finish` call delivered as
+ * its whole JSON input). The floors only ever go up.
  */
 import { describe, expect, it } from 'vitest';
 import { parseReactOutput } from '../../../src/core/agent/react-parser.js';
@@ -26,6 +28,7 @@ const FLOORS: Record<number, [number, number]> = {
   5: [21, 21],
   6: [36, 36],
   7: [28, 28],
+  8: [39, 40],
 };
 
 const holdout = loadHoldout();
