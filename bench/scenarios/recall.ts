@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createOpenAIEmbedder } from '../../src/core/llm/openai-embedder.js';
 import { createLogger } from '../../src/core/logger.js';
 import { countTokens } from '../../src/core/memory/tokens.js';
 import type { Store } from '../../src/core/ports/store.js';
@@ -17,7 +16,7 @@ import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { parsePostgresUrl } from '../../src/store/postgres/postgres-url.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { type FakeEmbeddings, startFakeEmbeddings } from '../../tests/fakes/embeddings-server.js';
-import { BENCH_DIMENSIONS } from '../support/knowledge-embedded.js';
+import { BENCH_DIMENSIONS, benchEmbedder } from '../support/knowledge-embedded.js';
 import type { ScenarioOptions, ScenarioReport } from '../support/report.js';
 
 export const KEY = 'slack:T1:C1';
@@ -147,22 +146,29 @@ function* channel(total: number, random: () => number, planted: Fact[]) {
 
 /** Embeds the whole archive with the scripted embeddings server, then measures recall by words and meaning. */
 async function measureEmbedded(server: FakeEmbeddings, store: Store, planted: Fact[]) {
-  const embedder = createOpenAIEmbedder({
-    model: 'text-embedding-3-small',
-    baseURL: server.url,
-    dimensions: BENCH_DIMENSIONS,
-    // As LLM_MAX_RETRIES would: a kept-alive connection the server closes at that moment is tried again.
-    maxRetries: 2,
-    timeoutMs: 60_000,
-  });
   const start = performance.now();
-  const archive = withRecallEmbeddings(store, embedder, createLogger({ level: 'silent', secrets: [] }));
+  const archive = withRecallEmbeddings(
+    store,
+    benchEmbedder(server),
+    createLogger({ level: 'silent', secrets: [] }),
+  );
   await archive.embedded();
   const seconds = Math.round((performance.now() - start) / 100) / 10;
   const m = await measure(archive, planted);
   archive.stop();
   return { ...m, seconds };
 }
+
+/** The table row of a measure by words and meaning. */
+const embeddedRow = (store: string, total: number, e: Awaited<ReturnType<typeof measureEmbedded>>) => [
+  `${store}, words + embeddings (${e.seconds} s to embed)`,
+  total,
+  `${e.found}/100`,
+  e.p50,
+  e.p99,
+  '',
+  e.maxTokens,
+];
 
 export async function fill(store: Store, total: number, planted: Fact[]) {
   const realNow = Date.now;
@@ -241,15 +247,7 @@ export async function run(options: ScenarioOptions & RecallOptions): Promise<Sce
           ]);
           data[`sqlite-${total}`] = { ...m, kbPer1000: kb };
           const e = await measureEmbedded(embeddings, store, planted);
-          rows.push([
-            `SQLite, words + embeddings (${e.seconds} s to embed)`,
-            total,
-            `${e.found}/100`,
-            e.p50,
-            e.p99,
-            '',
-            e.maxTokens,
-          ]);
+          rows.push(embeddedRow('SQLite', total, e));
           data[`sqlite-embedded-${total}`] = e;
           await store.close();
         } finally {
@@ -287,15 +285,7 @@ export async function run(options: ScenarioOptions & RecallOptions): Promise<Sce
             m.maxTokens,
           ]);
           data[`postgres-${total}`] = { ...m, kbPer1000: kb };
-          rows.push([
-            `Postgres, words + embeddings (${e.seconds} s to embed)`,
-            total,
-            `${e.found}/100`,
-            e.p50,
-            e.p99,
-            '',
-            e.maxTokens,
-          ]);
+          rows.push(embeddedRow('Postgres', total, e));
           data[`postgres-embedded-${total}`] = e;
           await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         } finally {

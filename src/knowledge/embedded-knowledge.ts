@@ -4,10 +4,8 @@ import type { Logger } from '../core/logger.js';
 import type { KnowledgeHit, KnowledgeStore, PassageRef } from '../core/ports/knowledge-store.js';
 import { embeddingFill, embedEach } from './embedding-fill.js';
 import { queryEmbedding } from './query-embedding.js';
+import { fuseByRank } from './rank-fusion.js';
 import { createVectorIndex } from './vector-index.js';
-
-/** Reciprocal-rank fusion's constant (Cormack et al. 2009): a hit's share is 1 / (K + its rank). */
-export const RRF_K = 60;
 
 /** A knowledge store whose passages also get embeddings, searched by words and by meaning together. */
 export interface EmbeddedKnowledge extends KnowledgeStore {
@@ -20,16 +18,7 @@ const keyOf = (r: PassageRef) => `${r.scope}\n${r.path}\n${r.ordinal}`;
 
 /** Two rankings fused by reciprocal rank: a passage both find ranks above one only either finds. */
 export function fuseRankings(...rankings: readonly (readonly PassageRef[])[]): PassageRef[] {
-  const scores = new Map<string, { ref: PassageRef; score: number }>();
-  for (const ranking of rankings) {
-    ranking.forEach((ref, rank) => {
-      const key = keyOf(ref);
-      const entry = scores.get(key) ?? { ref, score: 0 };
-      entry.score += 1 / (RRF_K + rank + 1);
-      scores.set(key, entry);
-    });
-  }
-  return [...scores.values()].sort((a, b) => b.score - a.score).map((e) => e.ref);
+  return fuseByRank(rankings, keyOf);
 }
 
 /**

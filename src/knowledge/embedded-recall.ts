@@ -8,9 +8,9 @@ import type {
   ArchiveStore,
 } from '../core/ports/archive-store.js';
 import type { NotesStore } from '../core/ports/notes-store.js';
-import { RRF_K } from './embedded-knowledge.js';
 import { embeddingFill, embedEach } from './embedding-fill.js';
 import { queryEmbedding } from './query-embedding.js';
+import { fuseByRank } from './rank-fusion.js';
 import { scan, TopK, toChunk, unit, type VectorChunk } from './vector-chunk.js';
 
 /** Embeddings read per query when a conversation's vectors are loaded. */
@@ -137,18 +137,12 @@ export function withRecallEmbeddings(
         store.searchArchive({ ...s, limit: pool }),
         nearest(s, pool),
       ]);
-      const scores = new Map<number, { turn: ArchivedTurn; score: number }>();
-      for (const ranking of [words, meaning]) {
-        ranking.forEach((turn, rank) => {
-          const entry = scores.get(turn.id) ?? { turn, score: 0 };
-          entry.score += 1 / (RRF_K + rank + 1);
-          scores.set(turn.id, entry);
-        });
-      }
-      return [...scores.values()]
-        .sort((a, b) => b.score - a.score || b.turn.createdAt - a.turn.createdAt)
-        .slice(0, s.limit)
-        .map((e) => e.turn);
+      // Among equals the newest first, as the stores rank.
+      return fuseByRank(
+        [words, meaning],
+        (t) => t.id,
+        (a, b) => b.createdAt - a.createdAt,
+      ).slice(0, s.limit);
     },
     embedded: () => filler.idle(),
     fillNow: async () => {

@@ -97,3 +97,13 @@ export const passageKey = (heading: string | null | undefined, text: string) =>
 export function keptEmbeddings(rows: readonly KeptEmbedding[]): Map<string, KeptEmbedding> {
   return new Map(rows.map((r) => [passageKey(r.heading, r.text), r]));
 }
+
+/**
+ * The hits of a search narrowed to a query's rare words, then, in the places they leave, those of all its
+ * words (`rest`): a passage with a rare word ranks above those without.
+ */
+export function filledUp(hits: KnowledgeHit[], rest: readonly KnowledgeHit[], limit: number): KnowledgeHit[] {
+  const key = (h: KnowledgeHit) => `${h.scope}\n${h.path}\n${h.ordinal}`;
+  const seen = new Set(hits.map(key));
+  return [...hits, ...rest.filter((h) => !seen.has(key(h)))].slice(0, limit);
+}

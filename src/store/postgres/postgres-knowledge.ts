@@ -1,5 +1,6 @@
 import type { KnowledgeStore } from '../../core/ports/knowledge-store.js';
 import {
+  filledUp,
   type KeptEmbedding,
   KNOWLEDGE_FILE_COLUMNS,
   KNOWLEDGE_HIT_COLUMNS,
@@ -137,13 +138,7 @@ export function postgresKnowledge(db: PostgresDb): KnowledgeStore {
       const rare = await narrowed(terms);
       const hits = await search(scopes, terms, rare, limit);
       if (hits.length >= limit || rare.length === terms.length) return hits;
-      // Passages with a rare term rank above those without; the rest of the places go to the common terms.
-      const seen = new Set(hits.map((h) => `${h.scope}\n${h.path}\n${h.ordinal}`));
-      const more = await search(scopes, terms, terms, limit);
-      return [...hits, ...more.filter((h) => !seen.has(`${h.scope}\n${h.path}\n${h.ordinal}`))].slice(
-        0,
-        limit,
-      );
+      return filledUp(hits, await search(scopes, terms, terms, limit), limit);
     },
   };
 }

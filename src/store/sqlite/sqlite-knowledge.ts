@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { KnowledgeStore } from '../../core/ports/knowledge-store.js';
 import {
+  filledUp,
   type KeptEmbedding,
   KNOWLEDGE_FILE_COLUMNS,
   KNOWLEDGE_HIT_COLUMNS,
@@ -141,14 +142,8 @@ export function sqliteKnowledge(db: Database.Database, fail: FailWith): Knowledg
         const match = matchFor(phrases);
         const hits = search.all(match, ...scopes, limit).map(knowledgeHitOf);
         if (hits.length >= limit || match === all) return hits;
-        // Passages with a rare phrase rank above those without; the rest of the places go to the common
-        // ones (the rare ones may be in other scopes' files only).
-        const seen = new Set(hits.map((h) => `${h.path}\n${h.scope}\n${h.ordinal}`));
-        const more = search.all(all, ...scopes, limit).map(knowledgeHitOf);
-        return [...hits, ...more.filter((h) => !seen.has(`${h.path}\n${h.scope}\n${h.ordinal}`))].slice(
-          0,
-          limit,
-        );
+        // The rare phrases may be in other scopes' files only.
+        return filledUp(hits, search.all(all, ...scopes, limit).map(knowledgeHitOf), limit);
       }),
   };
 }
